@@ -1,0 +1,83 @@
+"""Diagnostics shared by every stage: positioned errors and warnings, and exit statuses.
+
+Every problem a user can cause is raised as a `CspError` (or collected as a
+`Diagnostic`), printed as ``FILE:LINE:COL: error: MESSAGE`` and mapped to its
+own exit status, so that scripts can tell a syntax error from an unsupported
+construct or a time-out without parsing text. No stage lets a Python traceback
+reach the user for bad input.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+
+
+class Exit(IntEnum):
+    """Exit statuses of the `csp2sat` command (0 also for UNSAT/UNKNOWN answers, as Sugar does)."""
+
+    OK = 0
+    USAGE = 2  # bad command line (argparse uses 2 as well)
+    SYNTAX = 3  # the text is not a Sugar CSP file: bad character, parentheses, unknown construct
+    SEMANTIC = 4  # names, arity and types: undefined, duplicate, wrong number of arguments, ...
+    UNSUPPORTED = 5  # valid syntax that neither Sugar nor we support: pow, division by a variable
+    LIMIT = 6  # a resource limit: huge domain, nesting too deep, too many clauses
+    IO = 7  # a file that cannot be read or written
+    VERIFY = 8  # internal error: an answer failed the independent check (never printed)
+    INTERNAL = 9  # internal error: a bug in csp2sat
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One message about a place in a file: an error or a warning."""
+
+    message: str
+    line: int = 0
+    col: int = 0
+    file: str = "<string>"
+    severity: str = "error"  # "error" | "warning" | "note"
+
+    def __str__(self) -> str:
+        where = self.file
+        if self.line:
+            where += f":{self.line}"
+            if self.col:
+                where += f":{self.col}"
+        return f"{where}: {self.severity}: {self.message}"
+
+
+class CspError(Exception):
+    """A user-caused problem with a position; `exit` says which kind of problem it is."""
+
+    def __init__(
+        self,
+        message: str,
+        line: int = 0,
+        col: int = 0,
+        file: str = "<string>",
+        exit: Exit = Exit.SEMANTIC,
+        notes: tuple[str, ...] = (),
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.col = col
+        self.file = file
+        self.exit = exit
+        self.notes = notes
+
+    @property
+    def diagnostic(self) -> Diagnostic:
+        """The error as a printable `Diagnostic`."""
+        return Diagnostic(self.message, self.line, self.col, self.file, "error")
+
+    def with_file(self, file: str) -> "CspError":
+        """The same error, attributed to `file` (stages below the reader do not know the name)."""
+        self.file = file
+        return self
+
+    def __str__(self) -> str:
+        text = str(self.diagnostic)
+        for note in self.notes:
+            text += f"\n{self.file}: note: {note}"
+        return text

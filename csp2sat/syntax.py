@@ -1,0 +1,341 @@
+"""Data types of the front end: the syntax tree of a Sugar CSP file and the checked model.
+
+This module holds only data, no behaviour of any stage. The parser
+(`csp2sat.parser`) builds `Statement`s whose expressions are `Node`s; the
+checker (`csp2sat.checker`) resolves names and produces a `Model`, which every
+later stage (normaliser, evaluator, formatter of answers) reads.
+
+Expression nodes use one tagged type, `Node`, with the operator folded to its
+canonical name (`=` -> ``eq``, `&&` -> ``and``, `+` -> ``add``, ...). The
+canonical operators and the shape of their arguments:
+
+=================  ===============================================================
+op                 meaning (args / value)
+=================  ===============================================================
+``const``          integer constant; ``value`` is the int
+``true`` ``false`` Boolean constants
+``sym``            an unresolved symbol (parser output only); ``value`` is the name
+``ivar``           integer variable (checked); ``value`` is the name
+``bvar``           Boolean variable (checked); ``value`` is the name
+``param``          predicate parameter inside a predicate body; ``value`` is the name
+``nil``            the ``nil`` placeholder of a cumulative task
+``list``           a parenthesised list inside a global constraint; ``args`` the items
+``not`` ``and`` ``or`` ``imp`` ``xor`` ``iff``     formulas over formulas
+``eq`` ``ne`` ``le`` ``lt`` ``ge`` ``gt``          comparisons of two terms
+``add`` ``sub`` ``neg`` ``mul`` ``div`` ``mod`` ``abs`` ``min`` ``max`` ``pow``
+                   integer terms (``add``/``sub`` n-ary, ``neg``/``abs`` unary,
+                   the others binary)
+``if``             ``(if F T T)``: args = (formula, term, term)
+``call``           a call of a predicate or relation (parser output); ``value`` name
+``pcall``          a predicate call (checked); ``value`` name, args the arguments
+``rcall``          a relation call (checked); ``value`` name, args the arguments
+``alldifferent``   args = the terms (list form flattened by the checker)
+``weightedsum``    value = comparison op; args = (list of (const, term) lists, rhs)
+``count``          value = comparison op; args = (value term, list of terms, rhs)
+``element``        value = comparison op (``eq`` for the 3-argument form);
+                   args = (index, list of terms, rhs)
+``cumulative``     args = (list of tasks, limit); a task is a list
+                   (origin|nil, duration|nil, end|nil, height)
+``disjunctive``    args = (list of tasks,); a task is a list (origin, duration)
+``lex_less`` ``lex_lesseq``      args = (list, list)
+``nvalue``         args = (count term, list of terms)
+``global_cardinality``           args = (list of terms, list of (value, count) lists)
+``global_cardinality_with_costs`` args = (terms, (value count) lists,
+                   (i j w) lists, cost term)
+=================  ===============================================================
+
+Positions (`line`, `col`, 1-based) are carried by every node and statement but
+do not take part in equality, so two trees that mean the same compare equal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterator, Union
+
+LOGIC_OPS = frozenset({"not", "and", "or", "imp", "xor", "iff"})
+COMPARISON_OPS = frozenset({"eq", "ne", "le", "lt", "ge", "gt"})
+TERM_OPS = frozenset({"add", "sub", "neg", "mul", "div", "mod", "abs", "min", "max", "pow", "if"})
+GLOBAL_OPS = frozenset(
+    {
+        "alldifferent",
+        "weightedsum",
+        "count",
+        "element",
+        "cumulative",
+        "disjunctive",
+        "lex_less",
+        "lex_lesseq",
+        "nvalue",
+        "global_cardinality",
+        "global_cardinality_with_costs",
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """One expression node: canonical operator, arguments, payload and source position."""
+
+    op: str
+    args: tuple["Node", ...] = ()
+    value: Union[int, str, None] = None
+    line: int = field(default=0, compare=False)
+    col: int = field(default=0, compare=False)
+
+    def walk(self) -> Iterator["Node"]:
+        """This node and all nodes below it, parents first (iteratively: trees can be deep)."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.args))
+
+
+# ---------------------------------------------------------------- domains
+
+
+@dataclass(frozen=True, slots=True)
+class Domain:
+    """A finite set of integers as sorted, disjoint, non-adjacent closed intervals."""
+
+    intervals: tuple[tuple[int, int], ...]
+
+    @staticmethod
+    def of(pieces: "list[tuple[int, int]] | tuple[tuple[int, int], ...]") -> "Domain":
+        """The union of the intervals `(lo, hi)` in any order, overlapping or not (empty ones dropped)."""
+        merged: list[list[int]] = []
+        for lo, hi in sorted(p for p in pieces if p[0] <= p[1]):
+            if merged and lo <= merged[-1][1] + 1:
+                merged[-1][1] = max(merged[-1][1], hi)
+            else:
+                merged.append([lo, hi])
+        return Domain(tuple((lo, hi) for lo, hi in merged))
+
+    @staticmethod
+    def range(lo: int, hi: int) -> "Domain":
+        """The interval lo..hi (empty when lo > hi)."""
+        return Domain(((lo, hi),) if lo <= hi else ())
+
+    @property
+    def lb(self) -> int:
+        """The smallest value (the domain must not be empty)."""
+        return self.intervals[0][0]
+
+    @property
+    def ub(self) -> int:
+        """The largest value (the domain must not be empty)."""
+        return self.intervals[-1][1]
+
+    @property
+    def size(self) -> int:
+        """The number of values."""
+        return sum(hi - lo + 1 for lo, hi in self.intervals)
+
+    def is_empty(self) -> bool:
+        """True when the domain has no value."""
+        return not self.intervals
+
+    def __contains__(self, value: object) -> bool:
+        if not isinstance(value, int):
+            return False
+        # Domains are short lists of intervals in practice; bisect would not pay off.
+        return any(lo <= value <= hi for lo, hi in self.intervals)
+
+    def values(self) -> Iterator[int]:
+        """All values in increasing order."""
+        for lo, hi in self.intervals:
+            yield from range(lo, hi + 1)
+
+
+# ---------------------------------------------------------------- statements (parser output)
+
+
+@dataclass(frozen=True, slots=True)
+class DomainDecl:
+    """``(domain NAME ...)``: `spec` is the written form (see `IntDecl.spec`)."""
+
+    name: str
+    spec: tuple
+    line: int = field(default=0, compare=False)
+    col: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class IntDecl:
+    """``(int NAME ...)``.
+
+    `spec` keeps the form the user wrote, so that the formatter can write it back:
+    ``("bounds", lo, hi)``, ``("value", v)``, ``("ranges", ((lo, hi) | (v,), ...))`` or
+    ``("domain", NAME)``.
+    """
+
+    name: str
+    spec: tuple
+    line: int = field(default=0, compare=False)
+    col: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class BoolDecl:
+    """``(bool NAME)``."""
+
+    name: str
+    line: int = field(default=0, compare=False)
+    col: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class RelationDecl:
+    """``(relation NAME ARITY (supports|conflicts TUPLE*))``."""
+
+    name: str
+    arity: int
+    supports: bool
+    tuples: tuple[tuple[int, ...], ...]
+    line: int = field(default=0, compare=False)
+    col: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class PredicateDecl:
+    """``(predicate (NAME PARAM*) BODY)``; the body is a formula with ``sym`` leaves."""
+
+    name: str
+    params: tuple[str, ...]
+    body: Node
+    line: int = field(default=0, compare=False)
+    col: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectiveDecl:
+    """``(objective minimize|maximize NAME+)``."""
+
+    sense: str
+    names: tuple[str, ...]
+    line: int = field(default=0, compare=False)
+    col: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ConstraintStmt:
+    """A top-level formula."""
+
+    formula: Node
+    line: int = field(default=0, compare=False)
+    col: int = field(default=0, compare=False)
+
+
+Statement = Union[DomainDecl, IntDecl, BoolDecl, RelationDecl, PredicateDecl, ObjectiveDecl, ConstraintStmt]
+
+
+@dataclass(frozen=True, slots=True)
+class Comment:
+    """A ``;`` comment, kept for the formatter; `text` includes the semicolons."""
+
+    text: str
+    line: int
+    col: int
+
+
+@dataclass(frozen=True)
+class SyntaxTree:
+    """A parsed file: its statements in order, and its comments."""
+
+    statements: tuple[Statement, ...]
+    comments: tuple[Comment, ...] = ()
+    file: str = "<string>"
+
+
+# ---------------------------------------------------------------- the checked model
+
+
+@dataclass(frozen=True, slots=True)
+class IntVar:
+    """A declared integer variable and its domain."""
+
+    name: str
+    domain: Domain
+    line: int = 0
+    col: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class BoolVar:
+    """A declared Boolean variable."""
+
+    name: str
+    line: int = 0
+    col: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Relation:
+    """A relation: the allowed (`supports`) or forbidden tuples, each of length `arity`."""
+
+    name: str
+    arity: int
+    supports: bool
+    tuples: tuple[tuple[int, ...], ...]
+    line: int = 0
+    col: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Predicate:
+    """A predicate: its body uses ``param`` nodes for the parameters (resolved, not inlined)."""
+
+    name: str
+    params: tuple[str, ...]
+    body: Node
+    line: int = 0
+    col: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Constraint:
+    """A checked top-level constraint and the source text it came from."""
+
+    formula: Node
+    line: int = 0
+    col: int = 0
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Objective:
+    """What to optimise: `var` is the variable optimised, `shown` all names listed (Sugar prints them on `o` lines)."""
+
+    sense: str  # "minimize" | "maximize"
+    var: str
+    shown: tuple[str, ...]
+    line: int = 0
+    col: int = 0
+
+
+@dataclass
+class Model:
+    """A checked CSP: every name resolved, every arity and type right.
+
+    Dictionaries keep definition order, which is Sugar's output order.
+    Predicate and relation calls stay as ``pcall``/``rcall`` nodes; stages that
+    need them inlined do it themselves.
+    """
+
+    file: str = "<string>"
+    int_vars: dict[str, IntVar] = field(default_factory=dict)
+    bool_vars: dict[str, BoolVar] = field(default_factory=dict)
+    relations: dict[str, Relation] = field(default_factory=dict)
+    predicates: dict[str, Predicate] = field(default_factory=dict)
+    constraints: list[Constraint] = field(default_factory=list)
+    objective: Objective | None = None
+    warnings: list = field(default_factory=list)  # list[Diagnostic]
+
+    def printed_int_vars(self) -> list[IntVar]:
+        """Integer variables Sugar prints: all but names starting with ``_``, in definition order."""
+        return [v for v in self.int_vars.values() if not v.name.startswith("_")]
+
+    def printed_bool_vars(self) -> list[BoolVar]:
+        """Boolean variables Sugar prints: all but names starting with ``_``, in definition order."""
+        return [v for v in self.bool_vars.values() if not v.name.startswith("_")]

@@ -1,0 +1,1 @@
+"""CNF encodings of integer variables and constraints (order encoding and friends)."""

@@ -1,0 +1,1 @@
+"""Puzzle genres: readers of puzzle text, `.csp` generators, decoders and drawings (see `generators.base`)."""

@@ -1,0 +1,141 @@
+"""The interface every puzzle genre implements, and the registry the CLI reads.
+
+A genre turns puzzle text into a Sugar CSP file and a solution log back into a
+board. Data flows one way: ``read`` (text -> puzzle) -> ``generate`` (puzzle ->
+.csp text) -> a solver -> ``decode`` (puzzle + answer values -> solution) ->
+``render`` (solution -> drawing / answer text / SVG). Each genre lives in its
+own module and registers itself with `register`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+# A solution log read back: variable name -> int or bool value (see `read_log`).
+Values = Mapping[str, "int | bool"]
+
+
+class PuzzleError(ValueError):
+    """Bad puzzle text or an unusable log, with the 1-based line and column of the problem."""
+
+    def __init__(self, message: str, line: int = 0, col: int = 0) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.col = col
+
+    def __str__(self) -> str:
+        if self.line:
+            return f"{self.line}:{self.col}: {self.message}" if self.col else f"{self.line}: {self.message}"
+        return self.message
+
+
+@dataclass(frozen=True)
+class Genre:
+    """One puzzle genre.
+
+    - `read(text)` parses puzzle text into the genre's own puzzle object, raising `PuzzleError`.
+    - `generate(puzzle)` returns the text of a readable Sugar CSP file.
+    - `decode(puzzle, values)` turns the values of a solution into the genre's solution object,
+      raising `PuzzleError` when a needed variable is missing.
+    - `render(puzzle, solution, fmt)` returns the solution as ``drawing`` (terminal text),
+      ``answer`` (the canonical solution text of shared/puzzles/README.md) or ``svg``.
+    """
+
+    name: str
+    aliases: tuple[str, ...]
+    summary: str
+    read: Callable[[str], Any]
+    generate: Callable[[Any], str]
+    decode: Callable[[Any, Values], Any]
+    render: Callable[[Any, Any, str], str]
+
+
+FORMATS = ("drawing", "answer", "svg")
+
+_REGISTRY: dict[str, Genre] = {}
+# The modules that define genres; importing one registers it.
+GENRE_MODULES = (
+    "generators.shikaku",
+    "generators.pentomino",
+    "generators.slitherlink",
+    "generators.hashiwokakero",
+    "generators.fillmat",
+    "generators.masyu",
+    "generators.nurikabe",
+)
+
+
+def register(genre: Genre) -> Genre:
+    """Add a genre to the registry under its name and aliases."""
+    for key in (genre.name, *genre.aliases):
+        _REGISTRY[key] = genre
+    return genre
+
+
+def _load_all() -> None:
+    for module in GENRE_MODULES:
+        importlib.import_module(module)
+
+
+def genre(name: str) -> Genre:
+    """The genre called `name` (or one of its aliases); KeyError with the known names otherwise."""
+    _load_all()
+    try:
+        return _REGISTRY[name.lower()]
+    except KeyError:
+        raise KeyError(f"unknown genre {name!r}; known genres: {', '.join(genre_names())}") from None
+
+
+def genre_names() -> list[str]:
+    """The canonical genre names, in registry order."""
+    _load_all()
+    seen: list[str] = []
+    for g in _REGISTRY.values():
+        if g.name not in seen:
+            seen.append(g.name)
+    return seen
+
+
+def read_log(text: str) -> dict[str, "int | bool"]:
+    """The values in a Sugar-format solution log (ours or real Sugar's).
+
+    Reads every ``a NAME VALUE`` line (tab or spaces), ignores ``s``/``c``/``o``
+    lines and the lone ``a``. With an optimisation log the last answer wins,
+    as it is the best one. Raises `PuzzleError` when the log says UNSATISFIABLE
+    or holds no answer at all.
+    """
+    values: dict[str, int | bool] = {}
+    status = None
+    seen_answer = False
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if line.startswith("s "):
+            status = line[2:].strip()
+            continue
+        if not line.startswith("a"):
+            continue
+        parts = line.split()
+        if parts[0] != "a":
+            continue
+        if len(parts) == 1:
+            seen_answer = True
+            continue
+        if len(parts) != 3:
+            raise PuzzleError(f"cannot read answer line {raw.strip()!r}", number, 1)
+        name, word = parts[1], parts[2]
+        if word in ("true", "false"):
+            values[name] = word == "true"
+        else:
+            try:
+                values[name] = int(word)
+            except ValueError:
+                raise PuzzleError(f"value {word!r} of {name} is not an integer or true/false", number, 1) from None
+        seen_answer = True
+    if status == "UNSATISFIABLE":
+        raise PuzzleError("the log says UNSATISFIABLE: the puzzle has no solution")
+    if not seen_answer:
+        raise PuzzleError("the log holds no answer (no 'a' lines)")
+    return values
