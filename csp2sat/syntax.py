@@ -332,6 +332,15 @@ class Model:
     objective: Objective | None = None
     warnings: list = field(default_factory=list)  # list[Diagnostic]
 
+    def bool_key(self, name: str) -> str:
+        """The key of Boolean variable `name` in a flat name -> value mapping.
+
+        Sugar lets an int and a bool share a name (separate name spaces). Flat
+        value mappings (decoded answers, evaluator input, `Result.values`) then
+        store the bool under ``"bool " + name``; a space never occurs in a symbol.
+        """
+        return "bool " + name if name in self.int_vars else name
+
     def printed_int_vars(self) -> list[IntVar]:
         """Integer variables Sugar prints: all but names starting with ``_``, in definition order."""
         return [v for v in self.int_vars.values() if not v.name.startswith("_")]
