@@ -1,0 +1,340 @@
+"""Beyond Sugar, SAT stage: all solutions, counting, uniqueness and forced values ("facts").
+
+Every query runs on ONE incremental PySAT solver loaded once with the compiled
+CNF. A query adds its temporary clauses guarded by a fresh activation literal
+``act`` (clauses ``C ∨ ¬act``, solved under the assumption ``act``) and retires
+``act`` with the unit ``¬act`` when it ends, so the solver stays usable for the
+next query (e.g. count, then uniqueness, then facts) without reloading.
+
+Solutions are always *projected* on the printed variables (Sugar hides names
+starting with ``_``): two SAT models that differ only in hidden or auxiliary
+variables are the same answer and are counted once.
+
+Objectives: when the model has an objective, every query here ranges over the
+OPTIMAL solutions only. `SolutionSpace` first finds the optimum (descending by
+assumptions on the objective's order literal, as Sugar does) and then fixes
+the objective variable to it with permanent unit clauses.
+
+The algorithms only need four operations, gathered in the `Space` protocol:
+`CompiledSpace` adapts the compiler's `Compiled` (docs/compiler-api.md), and
+`CnfSpace` adapts a plain CNF projected on some of its variables (used for
+DIMACS-level work and to test the algorithms in isolation).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterator, Protocol, Sequence
+
+from pysat.solvers import Solver
+
+from csp2sat.diagnostics import CspError, Exit
+
+Value = int | bool
+Answer = dict[str, Value]
+
+DEFAULT_SOLVER = "cadical195"
+
+
+class Space(Protocol):
+    """What the enumeration algorithms need from a compiled problem."""
+
+    def load(self, solver: Solver) -> None:
+        """Add every clause of the problem to `solver`."""
+
+    def new_var(self) -> int:
+        """A CNF variable not used by the problem nor by any earlier call."""
+
+    def project(self, sat_model: Sequence[int]) -> Answer:
+        """The answer (projected variables only, in output order) read from a SAT model."""
+
+    def block_clause(self, answer: Answer) -> list[int]:
+        """A clause false exactly under the given assignment of the given variables."""
+
+    def value_literals(self, name: str, value: Value) -> list[int]:
+        """Literals whose conjunction means ``name == value`` ([] when always true)."""
+
+
+class CnfSpace:
+    """A plain CNF whose answers are the values of the variables `shown` (named ``"v<N>"``... or as given)."""
+
+    def __init__(self, clauses: Sequence[Sequence[int]], shown: Sequence[int], names: Sequence[str] | None = None):
+        self.clauses = [list(c) for c in clauses]
+        self.shown = list(shown)
+        self.names = list(names) if names is not None else [f"v{v}" for v in self.shown]
+        self._var_of = dict(zip(self.names, self.shown))
+        self._top = max([abs(lit) for c in self.clauses for lit in c] + self.shown + [0])
+
+    def load(self, solver: Solver) -> None:
+        """Add the clauses to `solver`."""
+        solver.append_formula(self.clauses)
+
+    def new_var(self) -> int:
+        """A fresh variable above every variable seen so far."""
+        self._top += 1
+        return self._top
+
+    def project(self, sat_model: Sequence[int]) -> Answer:
+        """The truth values of the shown variables."""
+        return {name: sat_model[var - 1] > 0 for name, var in zip(self.names, self.shown)}
+
+    def block_clause(self, answer: Answer) -> list[int]:
+        """The clause excluding this assignment of the shown variables."""
+        return [-self._var_of[n] if v else self._var_of[n] for n, v in answer.items()]
+
+    def value_literals(self, name: str, value: Value) -> list[int]:
+        """``[v]`` or ``[-v]``."""
+        var = self._var_of[name]
+        return [var] if value else [-var]
+
+
+class CompiledSpace:
+    """The compiler's `Compiled` product, projected on the model's printed variables."""
+
+    def __init__(self, compiled: Any, model: Any, verify: bool = True):
+        self.compiled = compiled
+        self.model = model
+        self.verify = verify
+        self.int_names = [v.name for v in model.printed_int_vars()]
+        # Keys as in every flat value mapping: a bool sharing an int's name is "bool NAME".
+        self.bool_names = [model.bool_key(v.name) for v in model.printed_bool_vars()]
+
+    def load(self, solver: Solver) -> None:
+        """Add the compiled clauses to `solver`."""
+        self.compiled.load(solver)
+
+    def new_var(self) -> int:
+        """A fresh variable from the compiler's pool."""
+        return self.compiled.new_var()
+
+    def full_values(self, sat_model: Sequence[int]) -> dict[str, Value]:
+        """Values of every user variable, checked with the evaluator when `verify` is on."""
+        values = self.compiled.decode(sat_model)
+        if self.verify:
+            check_answer(self.model, values)
+        return values
+
+    def project(self, sat_model: Sequence[int]) -> Answer:
+        """Printed int variables in definition order, then printed bool variables (under `bool_key`)."""
+        values = self.full_values(sat_model)
+        answer: Answer = {name: values[name] for name in self.int_names}
+        for name in self.bool_names:
+            answer[name] = values[name]
+        return answer
+
+    def block_clause(self, answer: Answer) -> list[int]:
+        """The compiler's clause excluding this assignment."""
+        return list(self.compiled.block_clause(answer))
+
+    def value_literals(self, name: str, value: Value) -> list[int]:
+        """The compiler's literals for ``name == value``."""
+        return list(self.compiled.value_literals(name, value))
+
+
+def check_answer(model: Any, values: dict[str, Value]) -> None:
+    """Raise a VERIFY error when `values` violate a constraint of `model` (an encoder bug, never user error)."""
+    from csp2sat.evaluator import violations  # late: the evaluator is a separate, independent stage
+
+    failed = violations(model, values)
+    if failed:
+        first = failed[0]
+        raise CspError(
+            f"internal error: a decoded answer violates {getattr(first, 'text', '') or 'a constraint'}",
+            getattr(first, "line", 0),
+            getattr(first, "col", 0),
+            file=getattr(model, "file", "<string>"),
+            exit=Exit.VERIFY,
+        )
+
+
+@dataclass
+class Uniqueness:
+    """Result of a uniqueness query: status is ``"unique"``, ``"multiple"`` or ``"none"``."""
+
+    status: str
+    first: Answer | None = None
+    second: Answer | None = None
+
+
+class SolutionSpace:
+    """One incremental solver over a `Space`, answering several queries in a row.
+
+    With an `objective` ``(le_literal, name, sense)`` the space is first
+    restricted to optimal solutions (see the module docstring); `optimum` then
+    holds the optimal value (None when there is no solution).
+    """
+
+    def __init__(self, space: Space, solver_name: str = DEFAULT_SOLVER, objective: Any = None):
+        self.space = space
+        self.solver = Solver(name=solver_name)
+        space.load(self.solver)
+        self.optimum: int | None = None
+        self._unsat = False
+        if objective is not None:
+            self._fix_optimum(*objective)
+
+    def close(self) -> None:
+        """Free the solver."""
+        self.solver.delete()
+
+    def __enter__(self) -> "SolutionSpace":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- objective ---------------------------------------------------------
+
+    def _fix_optimum(self, le_literal: Any, value_of: Any, sense: str) -> None:
+        """Descend to the optimum, then fix the objective to it for good.
+
+        `le_literal(c)` is the literal (or True/False) for ``obj <= c`` and
+        `value_of(sat_model)` reads the objective's value.
+        """
+        if not self.solver.solve():
+            self._unsat = True
+            return
+        best = value_of(self.solver.get_model())
+        while True:
+            lit = le_literal(best - 1) if sense == "minimize" else _negate(le_literal(best))
+            if lit is False:
+                break
+            if lit is not True and not self.solver.solve(assumptions=[lit]):
+                break
+            best = value_of(self.solver.get_model())
+        self.optimum = best
+        for lit in (le_literal(best), _negate(le_literal(best - 1))):
+            if lit is False:  # cannot happen for a value that was found; kept total for safety
+                self.solver.add_clause([])
+            elif lit is not True:
+                self.solver.add_clause([lit])
+
+    # -- queries -----------------------------------------------------------
+
+    def solutions(self, limit: int | None = None) -> Iterator[Answer]:
+        """Every answer (at most `limit`), each blocked under one activation literal as it is found."""
+        if self._unsat or (limit is not None and limit <= 0):
+            return
+        act = self.space.new_var()
+        try:
+            found = 0
+            while self.solver.solve(assumptions=[act]):
+                answer = self.space.project(self.solver.get_model())
+                found += 1
+                yield answer
+                if limit is not None and found >= limit:
+                    return
+                clause = self.space.block_clause(answer)
+                clause.append(-act)
+                self.solver.add_clause(clause)
+        finally:
+            self.solver.add_clause([-act])
+
+    def count(self, limit: int | None = None) -> int:
+        """The number of answers (stopping at `limit`)."""
+        return sum(1 for _ in self.solutions(limit))
+
+    def uniqueness(self) -> Uniqueness:
+        """Whether there is no, exactly one, or more than one answer (with two of them)."""
+        found = list(self.solutions(2))
+        if not found:
+            return Uniqueness("none")
+        if len(found) == 1:
+            return Uniqueness("unique", found[0])
+        return Uniqueness("multiple", found[0], found[1])
+
+    def facts(self) -> dict[str, Value | None] | None:
+        """For every projected variable its value in all answers, or None where answers differ.
+
+        Returns None when there is no answer. Refutation loop: the candidates
+        are the first answer's values; each round asks for an answer that
+        violates at least one remaining candidate (one clause over per-candidate
+        literals ``d_i -> var_i != value_i``, guarded by an activation literal),
+        with the phases set against the candidates so that one answer refutes
+        many, and drops every candidate that answer disagrees with.
+        """
+        if self._unsat or not self.solver.solve():
+            return None
+        first = self.space.project(self.solver.get_model())
+        result: dict[str, Value | None] = dict(first)
+        differs: dict[str, int] = {}  # candidate name -> d_i
+        flipped: dict[str, list[int]] = {}
+        for name, value in first.items():
+            lits = self.space.value_literals(name, value)
+            if not lits:  # the only value of its domain: a fact without asking
+                continue
+            d = self.space.new_var()
+            self.solver.add_clause([-d] + [-lit for lit in lits])
+            differs[name] = d
+            flipped[name] = [-lit for lit in lits]
+        while differs:
+            act = self.space.new_var()
+            self.solver.add_clause([-act] + list(differs.values()))
+            phases = list(differs.values())
+            for name in differs:
+                phases.extend(flipped[name])
+            self.solver.set_phases(phases)
+            sat = self.solver.solve(assumptions=[act])
+            model = self.solver.get_model() if sat else None
+            self.solver.add_clause([-act])
+            if not sat:
+                break
+            other = self.space.project(model)
+            for name in [n for n in differs if other[n] != first[n]]:
+                result[name] = None
+                del differs[name]
+        for d in differs.values():  # d-literals left over: fixed false so later queries ignore them
+            self.solver.add_clause([-d])
+        return result
+
+
+def _negate(lit: int | bool) -> int | bool:
+    """¬lit for a literal or a constant."""
+    if isinstance(lit, bool):
+        return not lit
+    return -lit
+
+
+def model_objective(compiled: Any, model: Any) -> tuple | None:
+    """The `SolutionSpace` objective triple for a compiled model, or None without objective."""
+    objective = getattr(model, "objective", None)
+    if objective is None:
+        return None
+    name = objective.var
+
+    def le_literal(c: int) -> int | bool:
+        return compiled.le_literal(name, c)
+
+    def value_of(sat_model: Sequence[int]) -> int:
+        return int(compiled.decode(sat_model)[name])
+
+    return le_literal, value_of, objective.sense
+
+
+def open_space(compiled: Any, model: Any, solver: str = DEFAULT_SOLVER, verify: bool = True) -> SolutionSpace:
+    """A `SolutionSpace` over a compiled model's printed variables (optimal solutions if it has an objective)."""
+    return SolutionSpace(CompiledSpace(compiled, model, verify), solver, model_objective(compiled, model))
+
+
+def iter_solutions(compiled: Any, model: Any, limit: int | None = None, solver: str = DEFAULT_SOLVER) -> Iterator[Answer]:
+    """Every answer of the model (at most `limit`), projected on the printed variables."""
+    with open_space(compiled, model, solver) as space:
+        yield from space.solutions(limit)
+
+
+def count_solutions(compiled: Any, model: Any, limit: int | None = None, solver: str = DEFAULT_SOLVER) -> int:
+    """The number of answers (at most `limit`)."""
+    with open_space(compiled, model, solver) as space:
+        return space.count(limit)
+
+
+def uniqueness(compiled: Any, model: Any, solver: str = DEFAULT_SOLVER) -> Uniqueness:
+    """Whether the model has no, one or several answers (see `Uniqueness`)."""
+    with open_space(compiled, model, solver) as space:
+        return space.uniqueness()
+
+
+def forced_values(compiled: Any, model: Any, solver: str = DEFAULT_SOLVER) -> dict[str, Value | None] | None:
+    """The value each printed variable takes in every answer (None where answers differ); None if no answer."""
+    with open_space(compiled, model, solver) as space:
+        return space.facts()
