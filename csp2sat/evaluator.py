@@ -1,0 +1,384 @@
+"""Verification stage: the independent evaluator of a `Model` under a full assignment.
+
+The solver runner calls it on every answer before printing it, and the tests
+use it as the oracle of the conformance corpus. It reads the checked `Model`
+(syntax tree with resolved names) directly and shares no code with the
+normaliser or the encoders, so that a bug there cannot hide itself here.
+
+Semantics are Sugar's: integer arithmetic, ``div``/``mod`` with floor
+semantics (remainder has the divisor's sign, so ``(div x -1)`` is ``-x``), an
+integer used as a formula is true when it is positive, and the global
+constraints as documented in `csp2sat.syntax`. Evaluation is iterative (an
+explicit stack), so arbitrarily deep expression trees cannot overflow Python's
+stack; a predicate calling itself without end is stopped with a `CspError`
+(`Exit.LIMIT`).
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+from typing import Callable, Mapping, Union
+
+from csp2sat.diagnostics import CspError, Exit
+from csp2sat.syntax import BoolVar, Constraint, IntVar, Model, Node
+
+Value = Union[int, bool, None, tuple]
+Env = Mapping[str, Value]
+
+# How many predicate calls may be active at once; only an unbounded recursion
+# (which the checker should already reject) comes anywhere near it.
+MAX_CALL_DEPTH = 10_000
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One failure of an assignment: a constraint that is false, or a variable without a valid value.
+
+    `subject` is the `Constraint`, or the `IntVar`/`BoolVar` declaration for a
+    missing or out-of-domain value; `text` is the constraint's source text or a
+    description of the bad value.
+    """
+
+    subject: Union[Constraint, IntVar, BoolVar]
+    file: str
+    line: int
+    text: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        if isinstance(self.subject, Constraint):
+            return f"{where}: constraint {self.text} is violated"
+        return f"{where}: {self.text}"
+
+
+# ---------------------------------------------------------------- value helpers
+
+
+def _truth(value: Value) -> bool:
+    """A formula's value: Booleans as they are, integers true when positive (Sugar's reading)."""
+    if type(value) is bool:
+        return value
+    return value > 0  # type: ignore[operator]
+
+
+def _floor_div(node: Node, a: int, b: int) -> int:
+    if b == 0:
+        raise CspError("division by zero", node.line, node.col, exit=Exit.UNSUPPORTED)
+    return a // b
+
+
+def _floor_mod(node: Node, a: int, b: int) -> int:
+    if b == 0:
+        raise CspError("modulo by zero", node.line, node.col, exit=Exit.UNSUPPORTED)
+    return a % b
+
+
+_COMPARE: dict[str, Callable[[int, int], bool]] = {
+    "eq": operator.eq,
+    "ne": operator.ne,
+    "le": operator.le,
+    "lt": operator.lt,
+    "ge": operator.ge,
+    "gt": operator.gt,
+}
+
+
+def _compare(node: Node, op: object, a: int, b: int) -> bool:
+    fn = _COMPARE.get(op)  # type: ignore[arg-type]
+    if fn is None:
+        raise CspError(f"unknown comparison operator {op!r}", node.line, node.col, exit=Exit.INTERNAL)
+    return fn(a, b)
+
+
+# ---------------------------------------------------------------- global constraints
+
+
+def _cumulative(tasks: tuple, limit: int) -> bool:
+    """Every task has origin + duration = end; the load at every time never exceeds `limit`."""
+    resolved = []
+    for origin, duration, end, height in tasks:
+        if origin is None:
+            origin = end - duration
+        elif duration is None:
+            duration = end - origin
+        elif end is None:
+            end = origin + duration
+        elif origin + duration != end:
+            return False
+        resolved.append((origin, end, height))
+    # The load is a step function that only rises at the origin of a task that
+    # occupies time, so with non-negative heights its maximum is at one of those.
+    for start, stop, _ in resolved:
+        if start < stop:
+            load = sum(h for o, e, h in resolved if o <= start < e)
+            if load > limit:
+                return False
+    return True
+
+
+def _disjunctive(tasks: tuple) -> bool:
+    """Each pair of tasks (origin, duration) does not overlap: one ends before the other starts."""
+    for i, (o1, d1) in enumerate(tasks):
+        for o2, d2 in tasks[i + 1 :]:
+            if not (o1 + d1 <= o2 or o2 + d2 <= o1):
+                return False
+    return True
+
+
+def _lex_less(a: tuple, b: tuple, strict: bool) -> bool:
+    """Lexicographic comparison of two equally long integer vectors."""
+    for x, y in zip(a, b):
+        if x != y:
+            return x < y
+    return not strict
+
+
+def _cardinality(terms: tuple, pairs: tuple) -> bool:
+    """For each listed (value, count): exactly `count` terms take `value`; other values are free."""
+    return all(sum(1 for t in terms if t == v) == c for v, c in pairs)
+
+
+def _cardinality_cost(terms: tuple, pairs: tuple, table: tuple, cost: int) -> bool:
+    """`_cardinality` plus: `cost` = Σ w over table entries (i j w) where term i takes the j-th listed value."""
+    if not _cardinality(terms, pairs):
+        return False
+    total = 0
+    for i, j, w in table:
+        if 1 <= i <= len(terms) and 1 <= j <= len(pairs) and terms[i - 1] == pairs[j - 1][0]:
+            total += w
+    return total == cost
+
+
+def _element(node: Node, index: int, items: tuple, rhs: int) -> bool:
+    return 1 <= index <= len(items) and _compare(node, node.value, items[index - 1], rhs)
+
+
+def _sub(args: tuple) -> int:
+    if not args:
+        return 0
+    if len(args) == 1:
+        return -args[0]
+    return args[0] - sum(args[1:])
+
+
+def _neg(args: tuple) -> int:
+    # Sugar reads (neg a b ...) like (- a b ...); one argument is plain negation.
+    return -args[0] if len(args) == 1 else _sub(args)
+
+
+def _xor(args: tuple) -> bool:
+    parity = False
+    for a in args:
+        parity ^= _truth(a)
+    return parity
+
+
+def _iff(args: tuple) -> bool:
+    truths = {_truth(a) for a in args}
+    return len(truths) <= 1
+
+
+def _product(args: tuple) -> int:
+    result = 1
+    for a in args:
+        result *= a
+    return result
+
+
+# Each combiner receives the node and the values of its arguments, in order.
+_Combiner = Callable[[Node, tuple], Value]
+
+_COMBINERS: dict[str, _Combiner] = {
+    "true": lambda n, a: True,
+    "false": lambda n, a: False,
+    "nil": lambda n, a: None,
+    "list": lambda n, a: a,
+    "not": lambda n, a: not _truth(a[0]),
+    "and": lambda n, a: all(_truth(x) for x in a),
+    "or": lambda n, a: any(_truth(x) for x in a),
+    "imp": lambda n, a: (not _truth(a[0])) or _truth(a[1]),
+    "xor": lambda n, a: _xor(a),
+    "iff": lambda n, a: _iff(a),
+    "eq": lambda n, a: a[0] == a[1],
+    "ne": lambda n, a: a[0] != a[1],
+    "le": lambda n, a: a[0] <= a[1],
+    "lt": lambda n, a: a[0] < a[1],
+    "ge": lambda n, a: a[0] >= a[1],
+    "gt": lambda n, a: a[0] > a[1],
+    "add": lambda n, a: sum(a),
+    "sub": lambda n, a: _sub(a),
+    "neg": lambda n, a: _neg(a),
+    "mul": lambda n, a: _product(a),
+    "div": lambda n, a: _floor_div(n, a[0], a[1]),
+    "mod": lambda n, a: _floor_mod(n, a[0], a[1]),
+    "abs": lambda n, a: abs(a[0]),
+    "min": lambda n, a: min(a),
+    "max": lambda n, a: max(a),
+    "pow": lambda n, a: a[0] ** a[1],
+    "if": lambda n, a: a[1] if _truth(a[0]) else a[2],
+    "alldifferent": lambda n, a: len(set(a)) == len(a),
+    "weightedsum": lambda n, a: _compare(n, n.value, sum(c * t for c, t in a[0]), a[1]),
+    "count": lambda n, a: _compare(n, n.value, sum(1 for t in a[1] if t == a[0]), a[2]),
+    "element": lambda n, a: _element(n, a[0], a[1], a[2]),
+    "cumulative": lambda n, a: _cumulative(a[0], a[1]),
+    "disjunctive": lambda n, a: _disjunctive(a[0]),
+    "lex_less": lambda n, a: _lex_less(a[0], a[1], True),
+    "lex_lesseq": lambda n, a: _lex_less(a[0], a[1], False),
+    "nvalue": lambda n, a: a[0] == len(set(a[1])),
+    "global_cardinality": lambda n, a: _cardinality(a[0], a[1]),
+    "global_cardinality_with_costs": lambda n, a: _cardinality_cost(a[0], a[1], a[2], a[3]),
+}
+
+
+# ---------------------------------------------------------------- the interpreter
+
+
+class _Evaluator:
+    """Evaluates nodes of one model under one assignment, without recursion."""
+
+    def __init__(self, model: Model, values: Mapping[str, Value]) -> None:
+        self.model = model
+        self.values = values
+        # Tuples longer than the arity are cut (Sugar ignores the extra elements).
+        self.tables = {
+            name: (rel.supports, frozenset(t[: rel.arity] for t in rel.tuples))
+            for name, rel in model.relations.items()
+        }
+
+    def _leaf(self, node: Node, env: Env) -> Value:
+        op = node.op
+        if op == "const":
+            return node.value  # type: ignore[return-value]
+        if op in ("ivar", "bvar"):
+            return self.values[node.value]  # type: ignore[index]
+        if op == "param":
+            return env[node.value]  # type: ignore[index]
+        raise CspError(
+            f"cannot evaluate {op!r} (unchecked syntax tree?)", node.line, node.col, exit=Exit.INTERNAL
+        )
+
+    def evaluate(self, root: Node, env: Env | None = None) -> Value:
+        """The value of `root`: an int for a term, a bool for a formula, a tuple for a list."""
+        results: list[Value] = []
+        # Frames: (node, env, expanded). An expanded frame finds its arguments'
+        # values on top of `results`; a predicate call's frame is replaced by
+        # its body in the callee's environment, whose value becomes the call's.
+        stack: list[tuple[Node, Env, bool]] = [(root, env or {}, False)]
+        depth_marks: list[int] = []
+        while stack:
+            node, frame_env, expanded = stack.pop()
+            if node.op == "_ret":
+                depth_marks.pop()
+                continue
+            if not expanded:
+                if node.args:
+                    stack.append((node, frame_env, True))
+                    for arg in reversed(node.args):
+                        stack.append((arg, frame_env, False))
+                elif node.op in _COMBINERS or node.op in ("pcall", "rcall"):
+                    self._combine(node, (), stack, results, depth_marks)
+                else:
+                    results.append(self._leaf(node, frame_env))
+                continue
+            count = len(node.args)
+            args = tuple(results[len(results) - count :])
+            del results[len(results) - count :]
+            self._combine(node, args, stack, results, depth_marks)
+        return results[-1]
+
+    def _combine(
+        self,
+        node: Node,
+        args: tuple,
+        stack: list[tuple[Node, Env, bool]],
+        results: list[Value],
+        depth_marks: list[int],
+    ) -> None:
+        op = node.op
+        if op == "pcall":
+            pred = self.model.predicates.get(node.value)  # type: ignore[arg-type]
+            if pred is None:
+                raise CspError(f"undefined predicate {node.value}", node.line, node.col, exit=Exit.INTERNAL)
+            if len(depth_marks) >= MAX_CALL_DEPTH:
+                raise CspError(
+                    f"predicate calls nested more than {MAX_CALL_DEPTH} deep (recursive predicate {pred.name}?)",
+                    node.line,
+                    node.col,
+                    exit=Exit.LIMIT,
+                )
+            depth_marks.append(1)
+            # The marker frame runs after the body and closes this call's depth.
+            stack.append((_RETURN, {}, False))
+            stack.append((pred.body, dict(zip(pred.params, args)), False))
+            return
+        if op == "rcall":
+            supports, table = self.tables[node.value]  # type: ignore[index]
+            results.append((tuple(args) in table) == supports)
+            return
+        combiner = _COMBINERS.get(op)
+        if combiner is None:
+            raise CspError(f"unknown operator {op!r}", node.line, node.col, exit=Exit.INTERNAL)
+        results.append(combiner(node, args))
+
+
+_RETURN = Node("_ret")
+
+
+# ---------------------------------------------------------------- public API
+
+
+def _value_problem(
+    decl: Union[IntVar, BoolVar], values: Mapping[str, Value], is_int: bool
+) -> tuple[str, bool] | None:
+    """Why `values` has no acceptable value for `decl` and whether that stops evaluation, or None."""
+    if decl.name not in values:
+        return f"variable {decl.name} has no value", True
+    value = values[decl.name]
+    if is_int:
+        if type(value) is not int:
+            return f"variable {decl.name} has the non-integer value {value!r}", True
+        if value not in decl.domain:  # type: ignore[union-attr]
+            return f"value {value} of {decl.name} is outside its domain", False
+    elif type(value) is not bool:
+        return f"variable {decl.name} has the non-Boolean value {value!r}", True
+    return None
+
+
+def violations(model: Model, values: Mapping[str, Value]) -> list[Violation]:
+    """Every constraint of `model` that `values` makes false, and every missing or out-of-domain value.
+
+    `values` maps each int and bool variable name to its value. When values
+    are missing or of the wrong type the constraints are not evaluated (they
+    would be meaningless); only the variable problems are reported.
+    """
+    found: list[Violation] = []
+    can_evaluate = True
+    for decls, is_int in ((model.int_vars.values(), True), (model.bool_vars.values(), False)):
+        for decl in decls:
+            problem = _value_problem(decl, values, is_int)
+            if problem is not None:
+                found.append(Violation(decl, model.file, decl.line, problem[0]))
+                can_evaluate = can_evaluate and not problem[1]
+    if not can_evaluate:
+        return found
+    evaluator = _Evaluator(model, values)
+    for constraint in model.constraints:
+        try:
+            holds = _truth(evaluator.evaluate(constraint.formula))
+        except CspError as err:
+            raise err.with_file(model.file)
+        if not holds:
+            text = constraint.text or f"({constraint.formula.op} ...)"
+            found.append(Violation(constraint, model.file, constraint.line, text))
+    return found
+
+
+def satisfies(model: Model, values: Mapping[str, Value]) -> bool:
+    """True when `values` gives every variable a value in its domain and makes every constraint true."""
+    return not violations(model, values)
+
+
+def evaluate(model: Model, node: Node, values: Mapping[str, Value]) -> Value:
+    """The value of one expression of `model` under `values` (an int for a term, a bool for a formula)."""
+    return _Evaluator(model, values).evaluate(node)
