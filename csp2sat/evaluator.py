@@ -250,8 +250,10 @@ class _Evaluator:
         op = node.op
         if op == "const":
             return node.value  # type: ignore[return-value]
-        if op in ("ivar", "bvar"):
+        if op == "ivar":
             return self.values[node.value]  # type: ignore[index]
+        if op == "bvar":
+            return self.values[self.model.bool_key(node.value)]  # type: ignore[arg-type]
         if op == "param":
             return env[node.value]  # type: ignore[index]
         raise CspError(
@@ -329,12 +331,12 @@ _RETURN = Node("_ret")
 
 
 def _value_problem(
-    decl: Union[IntVar, BoolVar], values: Mapping[str, Value], is_int: bool
+    decl: Union[IntVar, BoolVar], key: str, values: Mapping[str, Value], is_int: bool
 ) -> tuple[str, bool] | None:
-    """Why `values` has no acceptable value for `decl` and whether that stops evaluation, or None."""
-    if decl.name not in values:
+    """Why `values[key]` is no acceptable value for `decl` and whether that stops evaluation, or None."""
+    if key not in values:
         return f"variable {decl.name} has no value", True
-    value = values[decl.name]
+    value = values[key]
     if is_int:
         if type(value) is not int:
             return f"variable {decl.name} has the non-integer value {value!r}", True
@@ -348,7 +350,8 @@ def _value_problem(
 def violations(model: Model, values: Mapping[str, Value]) -> list[Violation]:
     """Every constraint of `model` that `values` makes false, and every missing or out-of-domain value.
 
-    `values` maps each int and bool variable name to its value. When values
+    `values` maps each int variable name and each bool variable's
+    `model.bool_key(name)` (its name unless an int shares it) to its value. When values
     are missing or of the wrong type the constraints are not evaluated (they
     would be meaningless); only the variable problems are reported.
     """
@@ -356,7 +359,8 @@ def violations(model: Model, values: Mapping[str, Value]) -> list[Violation]:
     can_evaluate = True
     for decls, is_int in ((model.int_vars.values(), True), (model.bool_vars.values(), False)):
         for decl in decls:
-            problem = _value_problem(decl, values, is_int)
+            key = decl.name if is_int else model.bool_key(decl.name)
+            problem = _value_problem(decl, key, values, is_int)
             if problem is not None:
                 found.append(Violation(decl, model.file, decl.line, problem[0]))
                 can_evaluate = can_evaluate and not problem[1]
