@@ -1,0 +1,367 @@
+"""Shared helpers of the puzzle generators (the `generate`/`render` ends of the genre pipeline).
+
+Reading grid text into positioned tokens, writing readable Sugar CSP text,
+the exact-cover encoding shared by Shikaku and pentomino packing, and the small
+hand-written SVG builder the renderers use. Used by the Shikaku, pentomino,
+Fillmat and Nurikabe genres; nothing here knows a genre's rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterable, Mapping, Sequence, TypeVar
+from xml.sax.saxutils import escape
+
+from generators.base import PuzzleError, Values
+
+T = TypeVar("T")
+Pos = tuple[int, int]
+
+# Tokens that mean "no clue here" in the number genres: the data/ format uses `-`,
+# the seeds load boards with np.loadtxt where 0 (or -1) is an empty cell.
+EMPTY_TOKENS = frozenset({"-", ".", "0", "-1"})
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One cell of a grid as written: its text and 1-based line and column."""
+
+    text: str
+    line: int
+    col: int
+
+
+def read_grid(text: str, *, hash_comments: bool = True, tokens: bool | None = None) -> list[list[Token]]:
+    """The rectangular grid of cell tokens in `text`.
+
+    A grid is written either one character per cell or with whitespace-separated
+    tokens; the form is detected from the text (any row with inner whitespace
+    means tokens) unless `tokens` forces it. Blank lines and lines starting with
+    ``;`` (and ``#`` when `hash_comments`, as np.loadtxt skips them) are ignored,
+    and a ``size ROWS COLS`` line as Sugar's puzzle scripts write it is checked
+    against the grid. Raises `PuzzleError` for an empty or ragged grid.
+    """
+    rows: list[tuple[int, str]] = []
+    size: tuple[int, int, int] | None = None
+    for number, raw in enumerate(text.splitlines(), 1):
+        stripped = raw.strip()
+        if not stripped or stripped.startswith(";") or (hash_comments and stripped.startswith("#")):
+            continue
+        words = stripped.split()
+        if words[0] == "size":
+            if len(words) != 3 or not all(w.isdigit() for w in words[1:]):
+                raise PuzzleError("a size line must be 'size ROWS COLS'", number, raw.index("size") + 1)
+            size = (int(words[1]), int(words[2]), number)
+            continue
+        rows.append((number, raw.rstrip()))
+    if not rows:
+        raise PuzzleError("the puzzle has no rows", 1, 1)
+    if tokens is None:
+        tokens = any(len(line.split()) > 1 for _, line in rows)
+    grid: list[list[Token]] = []
+    for number, line in rows:
+        if tokens:
+            row, col = [], 0
+            for word in line.split():
+                col = line.index(word, col)
+                row.append(Token(word, number, col + 1))
+                col += len(word)
+        else:
+            start = len(line) - len(line.lstrip())
+            row = [Token(ch, number, i + 1) for i, ch in enumerate(line) if i >= start]
+        grid.append(row)
+    width = len(grid[0])
+    for (number, line), row in zip(rows, grid):
+        if len(row) > width:
+            extra = row[width]
+            raise PuzzleError(f"row has {len(row)} cells but the first row has {width}", number, extra.col)
+        if len(row) < width:
+            raise PuzzleError(f"row has {len(row)} cells but the first row has {width}", number, len(line) + 1)
+    if size is not None and (size[0], size[1]) != (len(grid), width):
+        raise PuzzleError(
+            f"the size line says {size[0]}x{size[1]} but the grid is {len(grid)}x{width}", size[2], 1
+        )
+    return grid
+
+
+def number_cell(token: Token, lo: int, hi: int) -> int | None | bool:
+    """A cell of a number genre: the clue's int, ``None`` for an unknown clue ``?``, ``False`` for no clue.
+
+    Raises `PuzzleError` at the token for anything else or a number outside lo..hi.
+    """
+    text = token.text
+    if text in EMPTY_TOKENS:
+        return False
+    if text == "?":
+        return None
+    if text.isdigit():
+        value = int(text)
+        if lo <= value <= hi:
+            return value
+        raise PuzzleError(f"clue {value} is impossible here (it must be {lo}..{hi})", token.line, token.col)
+    raise PuzzleError(f"unknown cell {text!r} (expected a number, '?', '-' or '.')", token.line, token.col)
+
+
+def neighbours(r: int, c: int, rows: int, cols: int) -> list[Pos]:
+    """The orthogonal neighbours of (r, c) inside a rows x cols grid (up, left, right, down)."""
+    out = []
+    for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0)):
+        rr, cc = r + dr, c + dc
+        if 0 <= rr < rows and 0 <= cc < cols:
+            out.append((rr, cc))
+    return out
+
+
+def need(values: Values, name: str) -> int:
+    """The int value of `name` in a solution, or a `PuzzleError` saying the log lacks it."""
+    try:
+        value = values[name]
+    except KeyError:
+        raise PuzzleError(f"the solution log has no value for {name}") from None
+    return int(value)
+
+
+# ---------------------------------------------------------------- CSP text
+
+
+class CspText:
+    """A Sugar CSP file being written: a header comment, then commented blocks of statements."""
+
+    def __init__(self, title: str, puzzle_lines: Iterable[str], notes: Iterable[str] = ()) -> None:
+        self.lines: list[str] = [f"; {title}", ";"]
+        self.lines += [f";   {line}".rstrip() for line in puzzle_lines]
+        notes = list(notes)
+        if notes:
+            self.lines.append(";")
+            self.lines += [f"; {note}" for note in notes]
+
+    def block(self, title: str, *explanation: str) -> None:
+        """Start a block of statements with a comment saying which rule it encodes."""
+        self.lines.append("")
+        self.lines.append(f"; {title}")
+        self.lines += [f";   {line}" for line in explanation]
+
+    def comment(self, text: str) -> None:
+        """A one-line comment inside a block."""
+        self.lines.append(f"; {text}")
+
+    def add(self, statement: str) -> None:
+        """One statement (a declaration or a constraint)."""
+        self.lines.append(statement)
+
+    def extend(self, statements: Iterable[str]) -> None:
+        """Several statements."""
+        self.lines.extend(statements)
+
+    def text(self) -> str:
+        """The whole file."""
+        return "\n".join(self.lines) + "\n"
+
+
+def int_decl(name: str, values: Sequence[int]) -> str:
+    """``(int NAME ...)`` for a sorted list of values: bounds when contiguous, a value list otherwise."""
+    if values[-1] - values[0] + 1 == len(values):
+        return f"(int {name} {values[0]} {values[-1]})"
+    return f"(int {name} ({' '.join(map(str, values))}))"
+
+
+def any_of(name: str, values: Sequence[int]) -> str:
+    """The formula "int var `name` takes one of `values`" (sorted): ranges become two comparisons."""
+    parts = []
+    i = 0
+    while i < len(values):
+        j = i
+        while j + 1 < len(values) and values[j + 1] == values[j] + 1:
+            j += 1
+        lo, hi = values[i], values[j]
+        if lo == hi:
+            parts.append(f"(= {name} {lo})")
+        else:
+            parts.append(f"(and (<= {lo} {name}) (<= {name} {hi}))")
+        i = j + 1
+    return parts[0] if len(parts) == 1 else f"(or {' '.join(parts)})"
+
+
+# ---------------------------------------------------------------- exact cover
+
+
+@dataclass(frozen=True)
+class Chooser:
+    """An item that picks exactly one of its options (a clue's rectangle, a piece's placement).
+
+    `var` is the int variable holding the option number (1-based), `ident` the
+    value cell variables take when this item covers them, `options` the cells of
+    each option.
+    """
+
+    var: str
+    ident: int
+    options: tuple[tuple[Pos, ...], ...]
+
+
+def exact_cover(
+    out: CspText,
+    choosers: Sequence[Chooser],
+    cells: Sequence[Pos],
+    cell_var: Callable[[Pos], str],
+    titles: tuple[str, str, str],
+) -> None:
+    """Write the exact-cover rules: each chooser picks one option, each cell is covered exactly once.
+
+    Exactly-one per item and per cell come free with int variables (an int has
+    exactly one value); the link says "cell x is owned by item i" iff "item i
+    picked an option covering x". Option numbers are listed per cell as ranges,
+    which keeps the text short because options are generated in scan order.
+    `titles` are the comments of the three blocks (choices, owners, links).
+    Raises `PuzzleError` (without position) when some cell no option covers.
+    """
+    covering: dict[Pos, dict[int, list[int]]] = {cell: {} for cell in cells}
+    for ch in choosers:
+        for number, option in enumerate(ch.options, 1):
+            for cell in option:
+                covering[cell].setdefault(ch.ident, []).append(number)
+    for cell, owners in covering.items():
+        if not owners:
+            raise PuzzleError(f"no piece or rectangle can cover the cell at row {cell[0]}, column {cell[1]}")
+    by_ident = {ch.ident: ch for ch in choosers}
+    out.block(titles[0])
+    out.extend(f"(int {ch.var} 1 {len(ch.options)})" for ch in choosers)
+    out.block(titles[1])
+    out.extend(int_decl(cell_var(cell), sorted(covering[cell])) for cell in cells)
+    out.block(titles[2])
+    for cell in cells:
+        owners = covering[cell]
+        name = cell_var(cell)
+        for ident, numbers in owners.items():
+            chooser = by_ident[ident]
+            # When every option covers the cell the link is just "the owner is this item".
+            if len(numbers) == len(chooser.options):
+                if len(owners) > 1:
+                    out.add(f"(= {name} {ident})")
+            elif len(owners) == 1:
+                out.add(any_of(chooser.var, numbers))
+            else:
+                out.add(f"(iff (= {name} {ident}) {any_of(chooser.var, numbers)})")
+
+
+def chosen_options(choosers: Sequence[Chooser], values: Values) -> dict[int, int]:
+    """The option each chooser picked in a solution: ident -> 0-based option index.
+
+    Raises `PuzzleError` when a variable is missing or out of range.
+    """
+    picked = {}
+    for ch in choosers:
+        number = need(values, ch.var)
+        if not 1 <= number <= len(ch.options):
+            raise PuzzleError(f"{ch.var} = {number} is not an option number (1..{len(ch.options)})")
+        picked[ch.ident] = number - 1
+    return picked
+
+
+# ---------------------------------------------------------------- drawings
+
+
+def region_drawing(labels: Sequence[Sequence[object]], inside: Callable[[int, int], str]) -> str:
+    """A terminal picture of a grid split into regions: ``+ - |`` borders between different labels.
+
+    `labels[r][c]` identifies the region of each cell; `inside(r, c)` gives the
+    three characters drawn in the cell.
+    """
+    rows, cols = len(labels), len(labels[0])
+
+    def label(r: int, c: int) -> object:
+        return labels[r][c] if 0 <= r < rows and 0 <= c < cols else None
+
+    out = []
+    for r in range(rows + 1):
+        line = []
+        for c in range(cols + 1):
+            around = {label(r - 1, c - 1), label(r - 1, c), label(r, c - 1), label(r, c)}
+            line.append("+" if len(around) > 1 else " ")
+            if c < cols:
+                line.append("---" if label(r - 1, c) != label(r, c) else "   ")
+        out.append("".join(line).rstrip())
+        if r < rows:
+            line = []
+            for c in range(cols + 1):
+                line.append("|" if label(r, c - 1) != label(r, c) else " ")
+                if c < cols:
+                    line.append(inside(r, c))
+            out.append("".join(line).rstrip())
+    return "\n".join(out) + "\n"
+
+
+PALETTE = (
+    "#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5", "#c49c94",
+    "#f7b6d2", "#dbdb8d", "#9edae5", "#fdd0a2", "#c7e9c0", "#dadaeb",
+)
+
+
+class Svg:
+    """A standalone SVG picture of a grid, cell size `unit` pixels, drawn by hand as text."""
+
+    def __init__(self, rows: int, cols: int, unit: int = 32, margin: int = 4) -> None:
+        self.unit, self.margin = unit, margin
+        self.width = cols * unit + 2 * margin
+        self.height = rows * unit + 2 * margin
+        self.parts: list[str] = []
+
+    def _xy(self, r: float, c: float) -> tuple[float, float]:
+        return self.margin + c * self.unit, self.margin + r * self.unit
+
+    def cell(self, r: int, c: int, fill: str) -> None:
+        """Fill one cell."""
+        x, y = self._xy(r, c)
+        self.parts.append(f'<rect x="{x}" y="{y}" width="{self.unit}" height="{self.unit}" fill="{fill}"/>')
+
+    def line(self, r1: float, c1: float, r2: float, c2: float, width: float = 1, color: str = "black") -> None:
+        """A straight line between two grid points (row, column coordinates)."""
+        x1, y1 = self._xy(r1, c1)
+        x2, y2 = self._xy(r2, c2)
+        self.parts.append(
+            f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{color}" stroke-width="{width}"'
+            ' stroke-linecap="square"/>'
+        )
+
+    def text(self, r: int, c: int, text: str) -> None:
+        """Text centred in a cell."""
+        x, y = self._xy(r + 0.5, c + 0.5)
+        self.parts.append(
+            f'<text x="{x}" y="{y}" font-family="sans-serif" font-size="{self.unit * 0.55:.0f}"'
+            f' text-anchor="middle" dominant-baseline="central">{escape(text)}</text>'
+        )
+
+    def regions(self, labels: Sequence[Sequence[object]], colours: Mapping[object, str] | None = None) -> None:
+        """Thin grid lines, then thick borders between cells of different labels and around the board."""
+        rows, cols = len(labels), len(labels[0])
+        for r in range(rows):
+            for c in range(cols):
+                if colours is not None and labels[r][c] in colours:
+                    self.cell(r, c, colours[labels[r][c]])
+        for r in range(1, rows):
+            self.line(r, 0, r, cols, 0.5, "#999999")
+        for c in range(1, cols):
+            self.line(0, c, rows, c, 0.5, "#999999")
+        for r in range(rows):
+            for c in range(cols):
+                if c + 1 < cols and labels[r][c] != labels[r][c + 1]:
+                    self.line(r, c + 1, r + 1, c + 1, 3)
+                if r + 1 < rows and labels[r][c] != labels[r + 1][c]:
+                    self.line(r + 1, c, r + 1, c + 1, 3)
+        for r1, c1, r2, c2 in ((0, 0, 0, cols), (rows, 0, rows, cols), (0, 0, rows, 0), (0, cols, rows, cols)):
+            self.line(r1, c1, r2, c2, 3)
+
+    def document(self) -> str:
+        """The SVG file text."""
+        head = (
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width}" height="{self.height}"'
+            f' viewBox="0 0 {self.width} {self.height}">'
+        )
+        background = f'<rect width="{self.width}" height="{self.height}" fill="white"/>'
+        return "\n".join([head, background, *self.parts, "</svg>"]) + "\n"
+
+
+def check_format(fmt: str) -> None:
+    """Raise ValueError for a render format other than drawing, answer or svg."""
+    if fmt not in ("drawing", "answer", "svg"):
+        raise ValueError(f"unknown format {fmt!r}; use drawing, answer or svg")
