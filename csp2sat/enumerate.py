@@ -29,6 +29,7 @@ from typing import Any, Iterator, Protocol, Sequence
 from pysat.solvers import Solver
 
 from csp2sat.diagnostics import CspError, Exit
+from csp2sat.evaluator import violations
 
 Value = int | bool
 Answer = dict[str, Value]
@@ -133,16 +134,14 @@ class CompiledSpace:
 
 def check_answer(model: Any, values: dict[str, Value]) -> None:
     """Raise a VERIFY error when `values` violate a constraint of `model` (an encoder bug, never user error)."""
-    from csp2sat.evaluator import violations  # late: the evaluator is a separate, independent stage
-
     failed = violations(model, values)
     if failed:
         first = failed[0]
         raise CspError(
-            f"internal error: a decoded answer violates {getattr(first, 'text', '') or 'a constraint'}",
-            getattr(first, "line", 0),
-            getattr(first, "col", 0),
-            file=getattr(model, "file", "<string>"),
+            f"internal error: a decoded answer fails the independent check: {first}",
+            first.line,
+            0,
+            file=first.file,
             exit=Exit.VERIFY,
         )
 

@@ -1,0 +1,53 @@
+"""Command `csp2sat encode`: write the compiled CNF in DIMACS and a map to decode an external solver's answer.
+
+Front end, compiler, then `csp2sat.dimacs` (`write_cnf`, `build_map`). The
+map (JSON) is what `csp2sat decode` needs to print Sugar's answer without
+recompiling.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from csp2sat.commands._common import read_model, write_output
+from csp2sat.diagnostics import Exit
+from csp2sat.dimacs import build_map, write_cnf
+
+NAME = "encode"
+HELP = "write a CSP file's CNF in DIMACS, with a map for `csp2sat decode`"
+DESCRIPTION = """\
+Compile a Sugar CSP file to CNF in standard DIMACS format (p cnf), for any SAT
+solver, and write a map file (JSON) recording how to read every variable's
+value back from the solver's model, plus the source file's path and SHA-256.
+An objective is not encoded: the CNF's models are the feasible solutions.
+
+examples:
+  csp2sat encode queens.csp -o queens.cnf --map queens.map
+  minisat queens.cnf queens.out
+  csp2sat decode queens.map queens.out
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Arguments of `csp2sat encode`."""
+    parser.add_argument("file", metavar="FILE.csp", help="the Sugar CSP file")
+    parser.add_argument("-o", "--output", required=True, metavar="OUT.cnf", help="the DIMACS file ('-' for stdout)")
+    parser.add_argument("--map", required=True, metavar="OUT.map", help="the map file for `csp2sat decode`")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Compile and write both files."""
+    from csp2sat.compiler import compile_model
+
+    model, text = read_model(args.file)
+    compiled = compile_model(model)
+    if model.objective is not None:
+        print(f"c note: the objective ({model.objective.sense} {model.objective.var}) is not encoded", file=sys.stderr)
+    mapping = build_map(compiled, model, os.path.abspath(args.file), text)
+    comments = [f"csp2sat encode {args.file}", f"map {args.map}"]
+    write_output(args.output, lambda out: write_cnf(compiled, out, comments))
+    write_output(args.map, lambda out: json.dump(mapping, out, indent=1))
+    return Exit.OK

@@ -1,0 +1,58 @@
+"""Command `csp2sat explain`: print a minimal set of a file's constraints that cannot all hold together.
+
+Front end, then `csp2sat.explain` (selectors, UNSAT core, deletion-based
+minimisation). Output: one ``FILE:LINE: TEXT`` line per member, in file order,
+after a ``c`` line saying how many; a satisfiable file gets a ``c`` line saying
+so. Both exit with status 0 (like Sugar's UNSAT answers).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from csp2sat.commands._common import read_model
+from csp2sat.diagnostics import Exit
+from csp2sat.explain import DEFAULT_SOLVER, explain
+
+NAME = "explain"
+HELP = "explain why a CSP file is unsatisfiable: a minimal set of its constraints that conflict"
+DESCRIPTION = """\
+Find a minimal set of the file's own constraints that cannot all hold together:
+dropping any one of them makes the rest satisfiable. Declarations count too: in
+  (int x 1 3)
+  (> x 3)
+the explanation is both lines. A declaration that is not listed was not needed:
+the conflict remains even if that variable may take values (well) outside its
+declared domain. --no-domains treats every declaration as fixed and lists only
+constraints.
+
+examples:
+  csp2sat explain model.csp
+  csp2sat explain --no-domains model.csp
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Arguments of `csp2sat explain`."""
+    parser.add_argument("file", metavar="FILE.csp", help="the Sugar CSP file")
+    parser.add_argument(
+        "--no-domains", action="store_true", help="keep declared domains fixed; explain with constraints only"
+    )
+    parser.add_argument("--solver", default=DEFAULT_SOLVER, help=f"PySAT solver name (default {DEFAULT_SOLVER})")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Explain the file; exit status 0 whether it is satisfiable or not."""
+    model, _ = read_model(args.file)
+    result = explain(model, solver=args.solver, widen=not args.no_domains)
+    out = sys.stdout
+    if result.satisfiable:
+        out.write(f"c {args.file}: satisfiable, nothing to explain\n")
+    elif not result.parts:
+        out.write(f"c {args.file}: unsatisfiable independently of its constraints\n")
+    else:
+        n = len(result.parts)
+        out.write(f"c {args.file}: unsatisfiable; these {n} cannot all hold (dropping any one leaves a satisfiable rest):\n")
+        out.write("".join(f"{part}\n" for part in result.parts))
+    return Exit.OK

@@ -1,0 +1,141 @@
+"""Beyond Sugar, output stage of `csp2sat solve`: the --all, -n, --count, --unique and --facts modes.
+
+`csp2sat.commands.solve` (the lead's) calls `add_arguments` when it builds its
+parser and `run` after compiling; `run` returns None when none of these modes
+was asked for, so plain solving goes on as before. All modes share one
+incremental solver (`csp2sat.enumerate.SolutionSpace`). With an objective they
+range over the OPTIMAL solutions: the optimum is printed once (``o VALUE``)
+and the answers are the optimal ones.
+
+Output (answers in Sugar's ``a NAME<TAB>VALUE`` ... ``a`` blocks):
+
+* ``--all`` / ``-n N``: ``s SATISFIABLE``, [``o OPT``], every answer (or the
+  first N), [``s OPTIMUM FOUND``], then ``c SOLUTIONS <count>``;
+  ``s UNSATISFIABLE`` and ``c SOLUTIONS 0`` when there is none.
+* ``--count``: only ``c SOLUTIONS <count>``.
+* ``--unique``: ``s SATISFIABLE``, [``o OPT``], an answer, then ``c UNIQUE``,
+  or ``c MULTIPLE`` followed by a second answer.
+* ``--facts``: ``s SATISFIABLE``, [``o OPT``], then ``c FACT NAME<TAB>VALUE``
+  for every printed variable, ``?`` as value when answers disagree.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any, TextIO
+
+from csp2sat.commands._common import format_value, write_answer
+from csp2sat.diagnostics import Exit
+from csp2sat.enumerate import Answer, SolutionSpace, open_space
+
+
+def _positive(text: str) -> int:
+    """argparse type: an integer >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
+    return value
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the mode options (mutually exclusive) to the `solve` parser."""
+    group = parser.add_argument_group(
+        "beyond Sugar", "with an objective, these modes consider the optimal solutions only"
+    )
+    modes = group.add_mutually_exclusive_group()
+    modes.add_argument("--all", action="store_true", help="print every answer, then 'c SOLUTIONS <count>'")
+    modes.add_argument("-n", type=_positive, metavar="N", dest="max_solutions", help="print the first N answers")
+    modes.add_argument("--count", action="store_true", help="print only 'c SOLUTIONS <count>'")
+    modes.add_argument(
+        "--unique", action="store_true", help="print an answer, then 'c UNIQUE' or 'c MULTIPLE' and a second answer"
+    )
+    modes.add_argument(
+        "--facts", action="store_true", help="print 'c FACT NAME<TAB>VALUE' for values forced in every answer ('?' if not)"
+    )
+
+
+def requested(args: argparse.Namespace) -> bool:
+    """Whether one of these modes was asked for."""
+    return bool(
+        getattr(args, "all", False)
+        or getattr(args, "max_solutions", None)
+        or getattr(args, "count", False)
+        or getattr(args, "unique", False)
+        or getattr(args, "facts", False)
+    )
+
+
+class _Printer:
+    """Writes answers under the printed names (answers are keyed by `bool_key`, printed by name)."""
+
+    def __init__(self, model: Any, space: SolutionSpace, out: TextIO):
+        self.names = [v.name for v in model.printed_int_vars()] + [v.name for v in model.printed_bool_vars()]
+        self.space = space
+        self.out = out
+
+    def header(self) -> None:
+        self.out.write("s SATISFIABLE\n")
+        if self.space.optimum is not None:
+            self.out.write(f"o {self.space.optimum}\n")
+
+    def answer(self, answer: Answer) -> None:
+        write_answer(self.out, zip(self.names, answer.values()))
+
+
+def _run_all(printer: _Printer, space: SolutionSpace, out: TextIO, limit: int | None) -> None:
+    count = 0
+    for answer in space.solutions(limit):
+        if count == 0:
+            printer.header()
+        printer.answer(answer)
+        out.flush()  # long enumerations show progress as they go
+        count += 1
+    if count == 0:
+        out.write("s UNSATISFIABLE\n")
+    elif space.optimum is not None:
+        out.write("s OPTIMUM FOUND\n")
+    out.write(f"c SOLUTIONS {count}\n")
+
+
+def _run_unique(printer: _Printer, space: SolutionSpace, out: TextIO) -> None:
+    result = space.uniqueness()
+    if result.first is None:
+        out.write("s UNSATISFIABLE\n")
+        return
+    printer.header()
+    printer.answer(result.first)
+    if result.second is None:
+        out.write("c UNIQUE\n")
+    else:
+        out.write("c MULTIPLE\n")
+        printer.answer(result.second)
+
+
+def _run_facts(printer: _Printer, space: SolutionSpace, out: TextIO) -> None:
+    facts = space.facts()
+    if facts is None:
+        out.write("s UNSATISFIABLE\n")
+        return
+    printer.header()
+    for name, value in zip(printer.names, facts.values()):
+        out.write(f"c FACT {name}\t{'?' if value is None else format_value(value)}\n")
+
+
+def run(args: argparse.Namespace, model: Any, compiled: Any, solver_name: str, out: TextIO) -> int | None:
+    """Run the requested mode on a compiled model and return the exit status; None when no mode was requested."""
+    if not requested(args):
+        return None
+    with open_space(compiled, model, solver_name) as space:
+        printer = _Printer(model, space, out)
+        if args.count:
+            out.write(f"c SOLUTIONS {space.count()}\n")
+        elif args.unique:
+            _run_unique(printer, space, out)
+        elif args.facts:
+            _run_facts(printer, space, out)
+        else:
+            _run_all(printer, space, out, args.max_solutions)
+    return Exit.OK

@@ -1,0 +1,201 @@
+"""Beyond Sugar, output/input stage: DIMACS CNF out, external solver answers back in.
+
+`write_cnf` writes the compiled CNF in standard DIMACS (``p cnf V C``) so that
+any SAT solver can run it. `build_map` records, for every user variable, how
+to read its value from a SAT assignment without recompiling: a Boolean's
+literal, and for an integer its domain values with, for each value ``a``, the
+order literal of ``x <= a`` (``true`` for the largest value; ``false``
+never occurs for a value of the domain). The map also records the source
+file's path and SHA-256, so `decode` can re-check the answer against the
+original constraints with the independent evaluator, and warn when the file
+is gone or has changed since encoding.
+
+`read_solver_output` accepts the two common answer formats:
+
+* MiniSat's result file: a first line ``SAT`` / ``UNSAT`` / ``INDET``, then the
+  literals of the model ending with ``0``;
+* SAT-competition output: ``s SATISFIABLE`` / ``s UNSATISFIABLE`` /
+  ``s UNKNOWN``, the model on ``v ...`` lines ending with ``0``, ``c`` comments.
+
+The objective of an optimisation problem is not encoded (a DIMACS file has
+no objective): the CNF's models are the problem's feasible solutions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any, Iterable, TextIO
+
+from csp2sat.diagnostics import CspError, Exit
+
+MAP_FORMAT = "csp2sat-map"
+MAP_VERSION = 1
+
+
+def write_cnf(compiled: Any, out: TextIO, comments: Iterable[str] = ()) -> None:
+    """Write the compiled clauses to `out` in DIMACS CNF, with `comments` as ``c`` lines first."""
+    for line in comments:
+        out.write(f"c {line}\n")
+    out.write(f"p cnf {compiled.num_vars} {compiled.num_clauses}\n")
+    # Clauses go out in chunks: one write per clause is slow for big files.
+    chunk: list[str] = []
+    for clause in compiled.clauses():
+        chunk.append(" ".join(map(str, clause)) + " 0\n" if clause else "0\n")
+        if len(chunk) >= 4096:
+            out.write("".join(chunk))
+            chunk.clear()
+    out.write("".join(chunk))
+
+
+def sha256_text(text: str) -> str:
+    """The hex SHA-256 of `text` encoded as UTF-8 (what the map records of the source)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _lit(literals: list[int]) -> int | bool:
+    """A single literal from `value_literals` output: [] means always true."""
+    if not literals:
+        return True
+    if len(literals) != 1:
+        raise ValueError("a Boolean variable must be one literal")
+    return literals[0]
+
+
+def build_map(compiled: Any, model: Any, source_path: str, source_text: str) -> dict:
+    """The decoding map of a compiled model (JSON-ready; see the module docstring)."""
+    int_vars = []
+    for var in model.int_vars.values():
+        values = list(var.domain.values())
+        int_vars.append(
+            {
+                "name": var.name,
+                "printed": not var.name.startswith("_"),
+                "values": values,
+                "le": [compiled.le_literal(var.name, a) for a in values],
+            }
+        )
+    bool_vars = []
+    for var in model.bool_vars.values():
+        key = model.bool_key(var.name)
+        try:
+            lit = _lit(list(compiled.value_literals(key, True)))
+        except ValueError:  # the compiler proved the variable false
+            lit = False
+        bool_vars.append({"name": var.name, "key": key, "printed": not var.name.startswith("_"), "lit": lit})
+    return {
+        "format": MAP_FORMAT,
+        "version": MAP_VERSION,
+        "source": {"path": source_path, "sha256": sha256_text(source_text)},
+        "cnf": {"vars": compiled.num_vars, "clauses": compiled.num_clauses},
+        "objective": None
+        if model.objective is None
+        else {"sense": model.objective.sense, "var": model.objective.var, "note": "not encoded"},
+        "int_vars": int_vars,
+        "bool_vars": bool_vars,
+    }
+
+
+def load_map(path: str) -> dict:
+    """Read and check a map file written by `csp2sat encode`."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as err:
+        raise CspError(f"cannot read map file: {err.strerror}", file=path, exit=Exit.IO) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise CspError(f"not a csp2sat map file: {err.msg}", err.lineno, err.colno, path, Exit.SYNTAX) from None
+    if not isinstance(data, dict) or data.get("format") != MAP_FORMAT:
+        raise CspError("not a csp2sat map file (no \"format\": \"csp2sat-map\")", 1, 1, path, Exit.SYNTAX)
+    if data.get("version") != MAP_VERSION:
+        raise CspError(f"unsupported map version {data.get('version')!r}", 1, 1, path, Exit.SYNTAX)
+    return data
+
+
+@dataclass
+class SolverOutput:
+    """An external solver's verdict and, when satisfiable, its assignment."""
+
+    status: str  # "SATISFIABLE" | "UNSATISFIABLE" | "UNKNOWN"
+    true_vars: set[int]
+
+
+_STATUS = {
+    "SAT": "SATISFIABLE",
+    "SATISFIABLE": "SATISFIABLE",
+    "UNSAT": "UNSATISFIABLE",
+    "UNSATISFIABLE": "UNSATISFIABLE",
+    "INDET": "UNKNOWN",
+    "UNKNOWN": "UNKNOWN",
+    "INDETERMINATE": "UNKNOWN",
+}
+
+
+def read_solver_output(text: str, file: str = "<string>") -> SolverOutput:
+    """Parse MiniSat or SAT-competition solver output (see the module docstring)."""
+    status: str | None = None
+    true_vars: set[int] = set()
+    ended = False
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("c"):
+            continue
+        words = line.split()
+        if status is None:
+            head = words[1] if words[0] == "s" and len(words) > 1 else words[0]
+            if head not in _STATUS or (words[0] == "s") != (len(words) == 2):
+                raise CspError(
+                    f"expected a solver verdict (SAT, UNSAT, s SATISFIABLE, ...), found {line[:40]!r}",
+                    lineno, 1, file, Exit.SYNTAX,
+                )
+            status = _STATUS[head]
+            continue
+        if words[0] == "v":
+            words = words[1:]
+            col0 = raw.index("v") + 2
+        else:
+            col0 = len(raw) - len(raw.lstrip()) + 1
+        for word in words:
+            try:
+                lit = int(word)
+            except ValueError:
+                col = col0 + raw[col0 - 1 :].find(word)
+                raise CspError(f"expected a literal, found {word!r}", lineno, col, file, Exit.SYNTAX) from None
+            if lit == 0:
+                ended = True
+            elif lit > 0:
+                true_vars.add(lit)
+    if status is None:
+        raise CspError("empty solver output: no SAT/UNSAT verdict", 1, 1, file, Exit.SYNTAX)
+    if status == "SATISFIABLE" and not ended:
+        raise CspError("the model is not terminated by 0 (truncated solver output?)", 0, 0, file, Exit.SYNTAX)
+    return SolverOutput(status, true_vars)
+
+
+def _holds(lit: int | bool, true_vars: set[int]) -> bool:
+    """The truth of a map literal under the assignment (unlisted variables are false)."""
+    if isinstance(lit, bool):
+        return lit
+    return (abs(lit) in true_vars) == (lit > 0)
+
+
+def decode_assignment(mapping: dict, true_vars: set[int]) -> dict[str, int | bool]:
+    """Values of every variable of the map (bools under their `bool_key`), in definition order."""
+    values: dict[str, int | bool] = {}
+    for var in mapping["int_vars"]:
+        # Order encoding: the value is the smallest a with x <= a true.
+        vals = var["values"]
+        values[var["name"]] = next((a for a, le in zip(vals, var["le"]) if _holds(le, true_vars)), vals[-1])
+    for var in mapping["bool_vars"]:
+        values[var["key"]] = _holds(var["lit"], true_vars)
+    return values
+
+
+def printed_answer(mapping: dict, values: dict[str, int | bool]) -> list[tuple[str, int | bool]]:
+    """(name, value) of the printed variables, ints then bools, as Sugar prints them."""
+    pairs = [(v["name"], values[v["name"]]) for v in mapping["int_vars"] if v["printed"]]
+    pairs += [(v["name"], values[v["key"]]) for v in mapping["bool_vars"] if v["printed"]]
+    return pairs

@@ -1,0 +1,210 @@
+"""Beyond Sugar, diagnosis stage: why is a CSP unsatisfiable? A minimal conflicting set of its constraints.
+
+The model is compiled with one selector literal per source constraint
+(``compile_model(..., selectors=True)``). All selectors are assumed; when the
+solver answers UNSAT, its core is minimised by deletion: drop one member at a
+time, keep it dropped while the rest is still UNSAT (and shrink to the smaller
+core the solver returns each time). The result is minimal: every proper
+subset is satisfiable.
+
+Declarations count as constraints too. ``(int x 1 3)`` with ``(> x 3)`` is
+unsatisfiable because of the declaration, so an explanation must be able to
+name it. Decision: every integer variable is compiled with a *widened*
+domain, and its declared domain becomes one more selectable constraint
+(membership in the declared values, attributed to the declaration's line).
+Assuming every selector gives exactly the original problem, so the verdict
+is unchanged. A declaration left out of an explanation means the conflict
+remains even when that variable may take any value of its widened range:
+the declared interval extended on both sides by ``max(size of the declared
+hull, largest |constant| in the model + 1)`` values, capped at `WIDEN_CAP`
+values in all. This is a finite stand-in for "any integer" and is what
+"minimal" is measured against (the cap keeps the order encoding small); with
+``widen=False`` declarations are hard and explanations list constraints only.
+
+The objective, if any, plays no part: a problem without a feasible solution
+has no optimum either.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Sequence
+
+from pysat.solvers import Solver
+
+from csp2sat.syntax import Constraint, Domain, IntVar, Model, Node
+
+DEFAULT_SOLVER = "cadical195"
+
+# The most values a widened domain may have (order encoding: one literal each).
+WIDEN_CAP = 1024
+
+
+@dataclass(frozen=True)
+class Part:
+    """One member of an explanation: a source constraint or a declaration (`kind` "constraint" / "declaration")."""
+
+    kind: str
+    file: str
+    line: int
+    text: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.text}"
+
+
+# ---------------------------------------------------------------- source text
+
+
+def _source_lines(path: str) -> list[str] | None:
+    """The lines of the model's file, or None when it cannot be read (then texts are rebuilt)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read().splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _sexpr_at(lines: list[str], line: int, col: int) -> str | None:
+    """The parenthesised expression starting at (line, col), on one line with spaces collapsed."""
+    if not (1 <= line <= len(lines)) or col < 1:
+        return None
+    depth, out = 0, []
+    for row in range(line - 1, len(lines)):
+        text = lines[row][col - 1 :] if row == line - 1 else lines[row]
+        for ch in text:
+            if ch == ";":  # a comment runs to the end of its line
+                break
+            out.append(ch)
+            if ch == "(":
+                depth += 1
+            elif ch == ")":
+                depth -= 1
+                if depth == 0:
+                    return " ".join("".join(out).split())
+            if depth == 0 and not out[0] == "(":
+                return None
+        out.append(" ")
+    return None
+
+
+def _domain_text(domain: Domain) -> str:
+    """A domain in Sugar's syntax."""
+    if len(domain.intervals) == 1:
+        lo, hi = domain.intervals[0]
+        return f"{lo} {hi}" if lo != hi else str(lo)
+    return "(" + " ".join(f"({lo} {hi})" if lo != hi else str(lo) for lo, hi in domain.intervals) + ")"
+
+
+# ---------------------------------------------------------------- the relaxed model
+
+
+def _constants(model: Model) -> list[int]:
+    """Every integer constant the constraints, predicates and relations mention."""
+    consts = [0]
+    bodies = [c.formula for c in model.constraints] + [p.body for p in model.predicates.values()]
+    for body in bodies:
+        consts.extend(n.value for n in body.walk() if n.op == "const" and isinstance(n.value, int))
+    for rel in model.relations.values():
+        for tup in rel.tuples:
+            consts.extend(tup)
+    return consts
+
+
+def _membership(var: IntVar) -> Node:
+    """The formula "var takes one of its declared values", positioned at the declaration."""
+    ref = Node("ivar", value=var.name, line=var.line, col=var.col)
+
+    def const(c: int) -> Node:
+        return Node("const", value=c, line=var.line, col=var.col)
+
+    pieces = []
+    for lo, hi in var.domain.intervals:
+        if lo == hi:
+            pieces.append(Node("eq", (ref, const(lo)), line=var.line, col=var.col))
+        else:
+            pieces.append(
+                Node(
+                    "and",
+                    (Node("ge", (ref, const(lo)), line=var.line, col=var.col), Node("le", (ref, const(hi)))),
+                    line=var.line,
+                    col=var.col,
+                )
+            )
+    return pieces[0] if len(pieces) == 1 else Node("or", tuple(pieces), line=var.line, col=var.col)
+
+
+def relax(model: Model, widen: bool = True) -> tuple[Model, list[Part]]:
+    """The model to compile with selectors, and the `Part` each of its constraints stands for.
+
+    With `widen`, integer domains are widened and each declaration is added
+    as a membership constraint (see the module docstring); the objective is dropped.
+    """
+    lines = _source_lines(model.file)
+    parts = []
+    for c in model.constraints:
+        text = c.text or (lines and _sexpr_at(lines, c.line, c.col)) or "(constraint)"
+        parts.append(Part("constraint", model.file, c.line, " ".join(text.split())))
+    relaxed = replace(model, objective=None, constraints=list(model.constraints), int_vars=dict(model.int_vars))
+    if not widen:
+        return relaxed, parts
+    biggest = max(abs(c) for c in _constants(model))
+    for name, var in model.int_vars.items():
+        lo, hi = var.domain.lb, var.domain.ub
+        width = max(hi - lo + 1, biggest + 1)
+        width = max(0, min(width, (WIDEN_CAP - (hi - lo + 1)) // 2))
+        relaxed.int_vars[name] = replace(var, domain=Domain.range(lo - width, hi + width))
+        relaxed.constraints.append(Constraint(_membership(var), var.line, var.col, ""))
+        text = (lines and _sexpr_at(lines, var.line, var.col)) or f"(int {name} {_domain_text(var.domain)})"
+        parts.append(Part("declaration", model.file, var.line, text))
+    return relaxed, parts
+
+
+# ---------------------------------------------------------------- core minimisation
+
+
+def minimise_core(solver: Solver, core: Sequence[int]) -> list[int]:
+    """Deletion-based minimisation of an UNSAT core of assumption literals.
+
+    Every member is tried once: if the others are still UNSAT it goes, and
+    the solver's (possibly smaller) core of the rest replaces the candidate set.
+    """
+    members = list(core)
+    i = 0
+    while i < len(members):
+        trial = members[:i] + members[i + 1 :]
+        if solver.solve(assumptions=trial):
+            i += 1
+            continue
+        smaller = set(solver.get_core() or trial)
+        members = [lit for lit in trial if lit in smaller]
+    return members
+
+
+@dataclass
+class Explanation:
+    """The result of `explain`: `satisfiable`, or the minimal conflicting `parts` (in file order)."""
+
+    satisfiable: bool
+    parts: list[Part]
+
+
+def explain(model: Model, solver: str = DEFAULT_SOLVER, widen: bool = True) -> Explanation:
+    """A minimal set of the model's constraints (and declarations) that cannot all hold together.
+
+    An empty list of parts for an unsatisfiable model means the compiled
+    problem is unsatisfiable without any selectable constraint.
+    """
+    from csp2sat.compiler import compile_model  # late: explain is optional on top of the compiler
+
+    relaxed, parts = relax(model, widen)
+    compiled = compile_model(relaxed, selectors=True)
+    selectors = list(compiled.selectors)
+    part_of = dict(zip(selectors, parts))
+    with Solver(name=solver) as sat:
+        compiled.load(sat)
+        if sat.solve(assumptions=selectors):
+            return Explanation(True, [])
+        core = minimise_core(sat, sat.get_core() or selectors)
+    chosen = sorted((part_of[lit] for lit in core), key=lambda p: (p.line, p.kind != "declaration"))
+    return Explanation(False, chosen)
