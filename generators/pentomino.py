@@ -1,0 +1,222 @@
+"""Pentomino box packing (箱詰め) genre: a box shape -> Sugar CSP, and a solution log -> the packing.
+
+Rules (seed 001): put the 12 free pentominoes F I L N P T U V W X Y Z, each
+exactly once and turned or flipped at will, into the box so that every cell is
+covered exactly once. Every distinct placement (a set of five box cells; the
+8 orientations are deduplicated for symmetric pieces) gets a number; ``p_F``
+is the placement number of piece F and ``c_R_C`` the piece covering cell
+(R, C), with the exact-cover link of `generators.boardkit.exact_cover`.
+
+The placement variables ``p_*`` determine the packing and the cell variables
+are determined by them, so counting distinct answers over the printed
+variables counts packings (6x10: 9356, 3x20: 8); `placement_variables` lists
+them for the enumeration tools.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from generators.base import Genre, PuzzleError, Values, register
+from generators.boardkit import (
+    PALETTE,
+    Chooser,
+    CspText,
+    Pos,
+    Svg,
+    check_format,
+    chosen_options,
+    exact_cover,
+    read_grid,
+    region_drawing,
+)
+
+# The 12 pentominoes in one reference orientation each, as in data/pentomino/pieces.txt.
+PIECES: dict[str, tuple[str, ...]] = {
+    "F": (".##", "##.", ".#."),
+    "I": ("#####",),
+    "L": ("####", "#..."),
+    "N": ("##..", ".###"),
+    "P": ("###", "##."),
+    "T": ("###", ".#.", ".#."),
+    "U": ("#.#", "###"),
+    "V": ("#..", "#..", "###"),
+    "W": ("#..", "##.", ".##"),
+    "X": (".#.", "###", ".#."),
+    "Y": ("####", ".#.."),
+    "Z": ("##.", ".#.", ".##"),
+}
+
+BLOCKED = "#"
+# Box cells as the data files write them ('.'), or as the seed's 0/1 arrays do (1 = cell).
+_CELL_TOKENS = {".": True, "1": True, "#": False, "0": False}
+
+
+def orientations(shape: tuple[str, ...]) -> list[tuple[Pos, ...]]:
+    """The distinct orientations (rotations and reflections) of a shape, each normalised and sorted."""
+    cells = [(r, c) for r, row in enumerate(shape) for c, ch in enumerate(row) if ch == "#"]
+    seen: list[tuple[Pos, ...]] = []
+    for flip in (False, True):
+        current = [(r, -c) if flip else (r, c) for r, c in cells]
+        for _ in range(4):
+            current = [(c, -r) for r, c in current]
+            top = min(r for r, _ in current)
+            left = min(c for _, c in current)
+            normal = tuple(sorted((r - top, c - left) for r, c in current))
+            if normal not in seen:
+                seen.append(normal)
+    return seen
+
+
+@dataclass(frozen=True)
+class Box:
+    """A box to pack: its size, which cells are to be covered, and every piece's placements."""
+
+    rows: int
+    cols: int
+    cells: tuple[Pos, ...]
+    choosers: tuple[Chooser, ...]
+
+    def text_lines(self) -> list[str]:
+        """The box in the data/ format."""
+        inside = set(self.cells)
+        return ["".join("." if (r, c) in inside else BLOCKED for c in range(self.cols)) for r in range(self.rows)]
+
+
+def _placements(shape: tuple[str, ...], inside: set[Pos], rows: int, cols: int) -> tuple[tuple[Pos, ...], ...]:
+    found: list[tuple[Pos, ...]] = []
+    seen: set[tuple[Pos, ...]] = set()
+    for orient in orientations(shape):
+        height = max(r for r, _ in orient) + 1
+        width = max(c for _, c in orient) + 1
+        for top in range(rows - height + 1):
+            for left in range(cols - width + 1):
+                cells = tuple((top + r, left + c) for r, c in orient)
+                if all(cell in inside for cell in cells) and cells not in seen:
+                    seen.add(cells)
+                    found.append(cells)
+    return tuple(found)
+
+
+def read(text: str) -> Box:
+    """Read a box: ``.`` (or ``1``) is a cell to cover, ``#`` (or ``0``) a blocked cell.
+
+    Raises `PuzzleError` at the place for unknown characters, ragged rows, a box
+    with no cells or not 60 cells, and cells no pentomino can reach.
+    """
+    grid = read_grid(text, hash_comments=False)
+    rows, cols = len(grid), len(grid[0])
+    cells = []
+    for r, row in enumerate(grid):
+        for c, token in enumerate(row):
+            if token.text not in _CELL_TOKENS:
+                raise PuzzleError(
+                    f"unknown box cell {token.text!r} (expected '.' for a cell or '#' for blocked)",
+                    token.line,
+                    token.col,
+                )
+            if _CELL_TOKENS[token.text]:
+                cells.append((r, c))
+    first = grid[0][0]
+    if not cells:
+        raise PuzzleError("the box has no cell to cover", first.line, first.col)
+    if len(cells) != 5 * len(PIECES):
+        raise PuzzleError(
+            f"the box has {len(cells)} cells; the {len(PIECES)} pentominoes cover exactly {5 * len(PIECES)}",
+            first.line,
+            first.col,
+        )
+    inside = set(cells)
+    choosers = []
+    for ident, (letter, shape) in enumerate(PIECES.items(), 1):
+        options = _placements(shape, inside, rows, cols)
+        if not options:
+            raise PuzzleError(f"pentomino {letter} fits nowhere in the box", first.line, first.col)
+        choosers.append(Chooser(f"p_{letter}", ident, options))
+    reachable = {cell for ch in choosers for option in ch.options for cell in option}
+    for r, c in cells:
+        if (r, c) not in reachable:
+            token = grid[r][c]
+            raise PuzzleError("no pentomino can cover this cell", token.line, token.col)
+    return Box(rows, cols, tuple(cells), tuple(choosers))
+
+
+def placement_variables(box: Box) -> list[str]:
+    """The names of the placement variables (``p_F`` ... ``p_Z``), which determine a packing."""
+    return [ch.var for ch in box.choosers]
+
+
+def generate(box: Box) -> str:
+    """The Sugar CSP text of packing the 12 pentominoes into `box`."""
+    letters = list(PIECES)
+    out = CspText(
+        f"Pentomino box packing, {box.rows} rows x {box.cols} columns ('#' = blocked)",
+        box.text_lines(),
+        [
+            "p_F ... p_Z: the placement number chosen for each pentomino (counts below)",
+            "c_R_C: the pentomino covering cell (R, C): "
+            + ", ".join(f"{n}={letter}" for n, letter in enumerate(letters, 1)),
+        ],
+    )
+    out.block(
+        "Placements: every orientation at every offset inside the box, numbered in that order",
+        *(f"p_{letter}: {len(ch.options)} placements" for letter, ch in zip(letters, box.choosers)),
+    )
+    exact_cover(
+        out,
+        box.choosers,
+        box.cells,
+        lambda cell: f"c_{cell[0]}_{cell[1]}",
+        (
+            "Rule: each pentomino is placed exactly once (one placement number per piece)",
+            "Rule: each cell of the box is covered by exactly one pentomino",
+            "A pentomino covers a cell exactly when its chosen placement contains the cell",
+        ),
+    )
+    return out.text()
+
+
+def decode(box: Box, values: Values) -> list[str]:
+    """The packing as rows of piece letters (``#`` for blocked cells).
+
+    Raises `PuzzleError` for a missing variable or placements that overlap.
+    """
+    letters = list(PIECES)
+    grid = [[BLOCKED] * box.cols for _ in range(box.rows)]
+    for ident, index in chosen_options(box.choosers, values).items():
+        for r, c in box.choosers[ident - 1].options[index]:
+            if grid[r][c] != BLOCKED:
+                raise PuzzleError(f"pentominoes {grid[r][c]} and {letters[ident - 1]} overlap at row {r}, column {c}")
+            grid[r][c] = letters[ident - 1]
+    return ["".join(row) for row in grid]
+
+
+def render(box: Box, solution: list[str], fmt: str) -> str:
+    """The packing as ``drawing`` (pieces by letter, with borders), ``answer`` (letters) or ``svg``."""
+    check_format(fmt)
+    if fmt == "answer":
+        return "".join(row + "\n" for row in solution)
+    if fmt == "drawing":
+        return region_drawing(solution, lambda r, c: f" {solution[r][c]} ")
+    svg = Svg(box.rows, box.cols)
+    colours = {letter: PALETTE[i % len(PALETTE)] for i, letter in enumerate(PIECES)}
+    colours[BLOCKED] = "#444444"
+    svg.regions(solution, colours)
+    for r, row in enumerate(solution):
+        for c, letter in enumerate(row):
+            if letter != BLOCKED:
+                svg.text(r, c, letter)
+    return svg.document()
+
+
+GENRE = register(
+    Genre(
+        name="pentomino",
+        aliases=("pentominoes", "hakozume"),
+        summary="pack the 12 pentominoes into a box of 60 cells",
+        read=read,
+        generate=generate,
+        decode=decode,
+        render=render,
+    )
+)
