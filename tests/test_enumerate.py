@@ -1,0 +1,224 @@
+"""Tests of csp2sat.enumerate and the solve modes: counts, uniqueness and facts against brute force."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import json
+from argparse import Namespace
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from csp2sat.enumerate import CnfSpace, SolutionSpace
+
+ROOT = Path(__file__).resolve().parent.parent
+CONFORMANCE = ROOT / "tests" / "conformance"
+
+
+# ---------------------------------------------------------------- SAT level, plain CNFs
+
+
+def _brute_cnf(clauses: list[list[int]], n: int, shown: list[int]) -> set[tuple[bool, ...]]:
+    found = set()
+    for bits in itertools.product((False, True), repeat=n):
+        if all(any(bits[abs(lit) - 1] == (lit > 0) for lit in c) for c in clauses):
+            found.add(tuple(bits[v - 1] for v in shown))
+    return found
+
+
+@st.composite
+def _cnfs(draw: st.DrawFn) -> tuple[list[list[int]], int, list[int]]:
+    n = draw(st.integers(1, 7))
+    lit = st.builds(lambda v, s: v * s, st.integers(1, n), st.sampled_from((1, -1)))
+    clauses = draw(st.lists(st.lists(lit, min_size=1, max_size=3), max_size=14))
+    shown = sorted(draw(st.sets(st.integers(1, n), min_size=1)))
+    return clauses, n, shown
+
+
+@settings(max_examples=150, deadline=None)
+@given(_cnfs())
+def test_queries_on_one_solver_agree_with_brute_force(case: tuple) -> None:
+    clauses, n, shown = case
+    expected = _brute_cnf(clauses, n, shown)
+    with SolutionSpace(CnfSpace(clauses, shown)) as space:
+        # Several queries in a row on the same solver: each must leave it as it found it.
+        answers = {tuple(a.values()) for a in space.solutions()}
+        unique = space.uniqueness()
+        facts = space.facts()
+        again = space.count()
+    assert answers == expected
+    assert again == len(expected)
+    assert unique.status == ("none" if not expected else "unique" if len(expected) == 1 else "multiple")
+    if unique.status == "multiple":
+        assert unique.first != unique.second
+    if not expected:
+        assert facts is None
+        return
+    for i, v in enumerate(shown):
+        seen = {answer[i] for answer in expected}
+        assert facts[f"v{v}"] == (seen.pop() if len(seen) == 1 else None)
+
+
+def test_limit_stops_early_and_the_solver_stays_usable() -> None:
+    # 4 free variables: 16 answers.
+    with SolutionSpace(CnfSpace([], [1, 2, 3, 4])) as space:
+        assert space.count(limit=5) == 5
+        assert space.count() == 16
+        assert space.facts() == {"v1": None, "v2": None, "v3": None, "v4": None}
+
+
+def test_objective_restricts_to_optimal_answers() -> None:
+    # x1 + x2 >= 1 over shown x1,x2,x3; "objective" minimise the number of true among x1,x2 via an order-like
+    # literal: le(0) is "neither", le(1) is "not both", le(2) always true.
+    clauses = [[1, 2]]
+
+    def le(c: int) -> int | bool:
+        return {0: False, 1: 5}.get(c, True) if c >= 0 else False
+
+    clauses += [[-5, -1, -2], [5, 1], [5, 2]]  # 5 <-> not (x1 and x2)
+
+    def value_of(model: list[int]) -> int:
+        return (model[0] > 0) + (model[1] > 0)
+
+    with SolutionSpace(CnfSpace(clauses, [1, 2, 3]), objective=(le, value_of, "minimize")) as space:
+        assert space.optimum == 1
+        answers = {tuple(a.values()) for a in space.solutions()}
+    assert answers == {(True, False, False), (True, False, True), (False, True, False), (False, True, True)}
+
+
+# ---------------------------------------------------------------- CSP level (front end and compiler)
+
+
+def _pipeline():  # type: ignore[no-untyped-def]
+    compiler = pytest.importorskip("csp2sat.compiler")
+    checker = pytest.importorskip("csp2sat.checker")
+    parser = pytest.importorskip("csp2sat.parser")
+    return parser.parse_text, checker.check, compiler.compile_model
+
+
+def _space(text: str) -> tuple:
+    from csp2sat.enumerate import open_space
+
+    parse_text, check, compile_model = _pipeline()
+    model = check(parse_text(text))
+    return model, open_space(compile_model(model), model)
+
+
+def test_random_csps_uniqueness_and_facts_agree_with_brute_force() -> None:
+    _pipeline()
+    from bruteforce import brute_force
+    from csp_strategies import csp_texts
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(csp_texts())
+    def check(text: str) -> None:
+        model, space = _space(text)
+        expected = brute_force(model)
+        with space:
+            unique = space.uniqueness()
+            facts = space.facts()
+            count = space.count()
+        assert count == len(expected.answers), text
+        assert unique.status == ("none" if not expected.answers else "unique" if len(expected.answers) == 1 else "multiple"), text
+        for answer in filter(None, (unique.first, unique.second)):
+            assert tuple(answer.values()) in expected.answers, text
+        if expected.optimum is not None:
+            assert space.optimum == expected.optimum, text
+        if not expected.answers:
+            assert facts is None, text
+            return
+        for i, key in enumerate(expected.printed):
+            seen = {a[i] for a in expected.answers}
+            assert facts[key] == (seen.pop() if len(seen) == 1 else None), text
+
+    check()
+
+
+def _conformance_files(folder: str) -> list[tuple[str, dict]]:
+    expected = json.loads((CONFORMANCE / folder / "expected.json").read_text())
+    return sorted(expected.items())
+
+
+@pytest.mark.parametrize("name,info", _conformance_files("features"), ids=lambda x: x if isinstance(x, str) else "")
+def test_conformance_uniqueness(name: str, info: dict) -> None:
+    model, space = _space((CONFORMANCE / "features" / name).read_text())
+    with space:
+        result = space.uniqueness()
+    if info["status"] == "UNSATISFIABLE":
+        assert result.status == "none"
+    else:
+        assert result.status == ("unique" if info["unique"] else "multiple")
+    if info.get("unique"):
+        assert list(result.first.values()) == list(info["solution"].values())
+
+
+def _run_mode(text: str, **mode: object) -> str:
+    from csp2sat.commands import solve_modes
+
+    parse_text, check, compile_model = _pipeline()
+    model = check(parse_text(text))
+    args = Namespace(all=False, max_solutions=None, count=False, unique=False, facts=False)
+    for key, value in mode.items():
+        setattr(args, key, value)
+    out = io.StringIO()
+    assert solve_modes.run(args, model, compile_model(model), "cadical195", out) == 0
+    return out.getvalue()
+
+
+TWO = "(int x 1 3)\n(bool p)\n(< x 3)\n(int _h 0 1)\n(= p (= x 1))\n"
+
+
+def test_mode_outputs() -> None:
+    out = _run_mode(TWO, all=True)
+    assert out.startswith("s SATISFIABLE\n") and out.endswith("a\nc SOLUTIONS 2\n")
+    blocks = out[len("s SATISFIABLE\n") : -len("c SOLUTIONS 2\n")].split("a\n")
+    assert sorted(blocks) == ["", "", "a x\t1\na p\ttrue\n", "a x\t2\na p\tfalse\n"]
+    assert _run_mode(TWO, count=True) == "c SOLUTIONS 2\n"
+    assert _run_mode(TWO, max_solutions=1).endswith("a\nc SOLUTIONS 1\n")
+    out = _run_mode(TWO, unique=True)
+    assert out.count("\na\n") == 2 and "\na\nc MULTIPLE\na x" in out
+    assert _run_mode(TWO + "(> x 1)\n", unique=True) == "s SATISFIABLE\na x\t2\na p\tfalse\na\nc UNIQUE\n"
+    assert _run_mode(TWO + "(> x 5)\n", all=True) == "s UNSATISFIABLE\nc SOLUTIONS 0\n"
+    facts = _run_mode("(int x 1 3)\n(int y 1 3)\n(bool q)\n(< x y)\n(>= x 2)\n", facts=True)
+    assert facts == "s SATISFIABLE\nc FACT x\t2\nc FACT y\t3\nc FACT q\t?\n"
+    assert _run_mode(TWO, facts=True) == "s SATISFIABLE\nc FACT x\t?\nc FACT p\t?\n"
+
+
+def test_mode_outputs_under_an_objective_use_optimal_answers_only() -> None:
+    text = "(int x 0 3)\n(int y 0 3)\n(>= (+ x y) 2)\n(objective minimize x)\n"
+    out = _run_mode(text, all=True)
+    assert out.startswith("s SATISFIABLE\no 0\n")
+    assert out.endswith("s OPTIMUM FOUND\nc SOLUTIONS 2\n")
+
+
+def test_no_mode_requested_returns_none() -> None:
+    from csp2sat.commands import solve_modes
+
+    args = Namespace(all=False, max_solutions=None, count=False, unique=False, facts=False)
+    assert solve_modes.run(args, None, None, "cadical195", io.StringIO()) is None
+
+
+# ---------------------------------------------------------------- pentomino counts
+
+
+PENTOMINO_COUNTS = [
+    ("box_3x20", 8),
+    pytest.param("box_4x15", 1472, marks=pytest.mark.slow),
+    pytest.param("box_5x12", 4040, marks=pytest.mark.slow),
+    pytest.param("box_6x10", 9356, marks=pytest.mark.slow),
+    pytest.param("box_8x8_centre2x2", 520, marks=pytest.mark.slow),
+]
+
+
+@pytest.mark.parametrize("box,count", PENTOMINO_COUNTS)
+def test_pentomino_counts(box: str, count: int) -> None:
+    pentomino = pytest.importorskip("generators.pentomino")
+    parse_text, check, compile_model = _pipeline()
+    text = pentomino.generate((ROOT / "data" / "pentomino" / f"{box}.txt").read_text())
+    from csp2sat.enumerate import count_solutions
+
+    model = check(parse_text(text))
+    assert count_solutions(compile_model(model), model) == count
