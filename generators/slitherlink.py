@@ -1,0 +1,152 @@
+"""Generator stage, genre Slitherlink: puzzle text -> Sugar CSP, solution log -> board drawings.
+
+Rules: draw one closed loop along the grid lines, without branches or
+crossings; a clue is the number of the cell's four sides that the loop uses.
+
+Variables: ``h_R_C`` (0/1) is the horizontal edge above cell R,C (R = 0..rows),
+``v_R_C`` (0/1) the vertical edge left of cell R,C (C = 0..cols); lattice point
+R,C is a loop node. The one-loop rules come from `generators.loopkit`.
+Input: one character per cell (``0``-``3`` clue, ``.`` empty, ``?`` unknown
+clue, data/README.md), or whitespace-separated tokens as the seed loads with
+np.loadtxt (``-1``, ``-`` or ``.`` empty).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from generators import loopkit
+from generators.base import Genre, PuzzleError, Values, register
+from generators.boardkit import CspText, Svg, Token, check_format, need, read_grid
+
+Pos = tuple[int, int]
+UNKNOWN = None  # a `?` clue: the cell is a clue whose count is not given
+
+
+@dataclass(frozen=True)
+class Slitherlink:
+    """A board: `clues[r][c]` is 0..3, `UNKNOWN` (``?``) or False (no clue)."""
+
+    rows: int
+    cols: int
+    clues: tuple[tuple["int | None | bool", ...], ...]
+
+
+@dataclass(frozen=True)
+class Loop:
+    """A solution: the sets of horizontal and vertical edges (R, C) on the loop."""
+
+    horizontal: frozenset[Pos]
+    vertical: frozenset[Pos]
+
+
+def _cell(token: Token) -> "int | None | bool":
+    text = token.text
+    if text in (".", "-", "-1"):
+        return False
+    if text == "?":
+        return UNKNOWN
+    if text.isdigit():
+        if int(text) <= 3:
+            return int(text)
+        raise PuzzleError(f"clue {text} is impossible: a cell has 4 sides and the loop cannot use all of them",
+                          token.line, token.col)
+    raise PuzzleError(f"unknown cell {text!r} (expected 0-3, '?', '.' or '-')", token.line, token.col)
+
+
+def read(text: str) -> Slitherlink:
+    """Parse a Slitherlink board; `PuzzleError` with line and column for bad input."""
+    grid = read_grid(text)
+    clues = tuple(tuple(_cell(tok) for tok in row) for row in grid)
+    return Slitherlink(len(clues), len(clues[0]), clues)
+
+
+def _clue_text(clue: "int | None | bool") -> str:
+    return "?" if clue is UNKNOWN else "." if clue is False else str(clue)
+
+
+def _edges(p: Slitherlink) -> list[loopkit.Edge]:
+    edges: list[loopkit.Edge] = []
+    for r in range(p.rows + 1):
+        for c in range(p.cols):
+            edges.append((f"h_{r}_{c}", (r, c), (r, c + 1)))
+    for r in range(p.rows):
+        for c in range(p.cols + 1):
+            edges.append((f"v_{r}_{c}", (r, c), (r + 1, c)))
+    return edges
+
+
+def generate(p: Slitherlink) -> str:
+    """The Sugar CSP text of a board."""
+    out = CspText(
+        f"Slitherlink {p.rows}x{p.cols} ('?' = clue of unknown count)",
+        ["".join(_clue_text(x) for x in row) for row in p.clues],
+        ["h_R_C: edge above cell R,C; v_R_C: edge left of cell R,C; 1 = on the loop",
+         "p_R_C: the loop passes through lattice point R,C (the top-left corner of cell R,C)"],
+    )
+    edges = _edges(p)
+    out.block("Edges: 1 when the loop uses it")
+    out.extend(f"(int {name} 0 1)" for name, _, _ in edges)
+    out.block("Clues: the number of the cell's sides on the loop")
+    for r, row in enumerate(p.clues):
+        for c, clue in enumerate(row):
+            if clue is not False and clue is not UNKNOWN:
+                out.add(f"(= (+ h_{r}_{c} h_{r + 1}_{c} v_{r}_{c} v_{r}_{c + 1}) {clue})")
+    # All four corners of a 3 are on the loop (three sides touch every corner): a safe root.
+    certain = [(r, c) for r, row in enumerate(p.clues) for c, clue in enumerate(row) if clue == 3]
+    nodes = [(r, c) for r in range(p.rows + 1) for c in range(p.cols + 1)]
+    loopkit.single_loop(out, nodes, edges, certain)
+    return out.text()
+
+
+def decode(p: Slitherlink, values: Values) -> Loop:
+    """The loop of a solution log's values (`PuzzleError` when an edge variable is missing)."""
+    horizontal = frozenset((r, c) for r in range(p.rows + 1) for c in range(p.cols) if need(values, f"h_{r}_{c}"))
+    vertical = frozenset((r, c) for r in range(p.rows) for c in range(p.cols + 1) if need(values, f"v_{r}_{c}"))
+    return Loop(horizontal, vertical)
+
+
+def _picture(p: Slitherlink, s: Loop, width: int) -> str:
+    # width 1: the data/README.md answer format; 3: a roomier terminal drawing.
+    lines = []
+    for r in range(p.rows + 1):
+        lines.append("+" + "+".join(("-" if (r, c) in s.horizontal else " ") * width for c in range(p.cols)) + "+")
+        if r == p.rows:
+            break
+        cells = []
+        for c in range(p.cols + 1):
+            cells.append("|" if (r, c) in s.vertical else " ")
+            if c < p.cols:
+                clue = p.clues[r][c]
+                cells.append((" " if clue is False else _clue_text(clue)).center(width))
+        lines.append("".join(cells))
+    return "\n".join(lines) + "\n"
+
+
+def _svg(p: Slitherlink, s: Loop) -> str:
+    svg = Svg(p.rows, p.cols)
+    for r in range(p.rows):
+        for c in range(p.cols):
+            if p.clues[r][c] is not False:
+                svg.text(r, c, _clue_text(p.clues[r][c]))
+    for r in range(p.rows + 1):
+        for c in range(p.cols):
+            svg.line(r, c, r, c + 1, 3 if (r, c) in s.horizontal else 0.5,
+                     "green" if (r, c) in s.horizontal else "#999999")
+    for r in range(p.rows):
+        for c in range(p.cols + 1):
+            svg.line(r, c, r + 1, c, 3 if (r, c) in s.vertical else 0.5,
+                     "green" if (r, c) in s.vertical else "#999999")
+    return svg.document()
+
+
+def render(p: Slitherlink, s: Loop, fmt: str) -> str:
+    """The solution as ``drawing``, ``answer`` (data/README.md format) or ``svg``."""
+    check_format(fmt)
+    if fmt == "svg":
+        return _svg(p, s)
+    return _picture(p, s, 3 if fmt == "drawing" else 1)
+
+
+GENRE = register(Genre("slitherlink", ("slither",), "Slitherlink: one loop around the clues", read, generate,
+                       decode, render))
