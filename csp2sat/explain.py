@@ -42,12 +42,16 @@ WIDEN_CAP = 1024
 
 @dataclass(frozen=True)
 class Part:
-    """One member of an explanation: a source constraint or a declaration (`kind` "constraint" / "declaration")."""
+    """One member of an explanation: a source constraint or a declaration (`kind` "constraint" / "declaration").
+
+    `index` is its position among the constraints of the relaxed model (`relax`).
+    """
 
     kind: str
     file: str
     line: int
     text: str
+    index: int
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}: {self.text}"
@@ -144,7 +148,7 @@ def relax(model: Model, widen: bool = True) -> tuple[Model, list[Part]]:
     parts = []
     for c in model.constraints:
         text = c.text or (lines and _sexpr_at(lines, c.line, c.col)) or "(constraint)"
-        parts.append(Part("constraint", model.file, c.line, " ".join(text.split())))
+        parts.append(Part("constraint", model.file, c.line, " ".join(text.split()), len(parts)))
     relaxed = replace(model, objective=None, constraints=list(model.constraints), int_vars=dict(model.int_vars))
     if not widen:
         return relaxed, parts
@@ -156,7 +160,7 @@ def relax(model: Model, widen: bool = True) -> tuple[Model, list[Part]]:
         relaxed.int_vars[name] = replace(var, domain=Domain.range(lo - width, hi + width))
         relaxed.constraints.append(Constraint(_membership(var), var.line, var.col, ""))
         text = (lines and _sexpr_at(lines, var.line, var.col)) or f"(int {name} {_domain_text(var.domain)})"
-        parts.append(Part("declaration", model.file, var.line, text))
+        parts.append(Part("declaration", model.file, var.line, text, len(parts)))
     return relaxed, parts
 
 

@@ -217,7 +217,7 @@ PENTOMINO_COUNTS = [
 def test_pentomino_counts(box: str, count: int) -> None:
     pentomino = pytest.importorskip("generators.pentomino")
     parse_text, check, compile_model = _pipeline()
-    text = pentomino.generate((ROOT / "data" / "pentomino" / f"{box}.txt").read_text())
+    text = pentomino.generate(pentomino.read((ROOT / "data" / "pentomino" / f"{box}.txt").read_text()))
     from csp2sat.enumerate import count_solutions
 
     model = check(parse_text(text))

@@ -1,0 +1,185 @@
+"""Tests of csp2sat.dimacs and the encode/decode commands, including a round trip through MiniSat."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from pysat.formula import CNF
+from pysat.solvers import Solver
+
+from csp2sat.diagnostics import CspError, Exit
+from csp2sat.dimacs import decode_assignment, printed_answer, read_solver_output
+
+ROOT = Path(__file__).resolve().parent.parent
+CONFORMANCE = ROOT / "tests" / "conformance"
+
+
+# ---------------------------------------------------------------- solver output
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SAT\n1 -2 3 0\n",
+        "c comment\ns SATISFIABLE\nv 1 -2\nv 3 0\n",
+        "s SATISFIABLE\nv 1 -2 3\nv 0\n",
+    ],
+)
+def test_read_satisfiable_outputs(text: str) -> None:
+    result = read_solver_output(text)
+    assert result.status == "SATISFIABLE"
+    assert result.true_vars == {1, 3}
+
+
+@pytest.mark.parametrize(
+    "text,status", [("UNSAT\n", "UNSATISFIABLE"), ("s UNSATISFIABLE\n", "UNSATISFIABLE"), ("INDET\n", "UNKNOWN")]
+)
+def test_read_other_verdicts(text: str, status: str) -> None:
+    assert read_solver_output(text).status == status
+
+
+@pytest.mark.parametrize(
+    "text,where,words",
+    [
+        ("SAT\n1 -2 x3 0\n", (2, 6), "x3"),
+        ("s SATISFIABLE\nv 1 2 zz 0\n", (2, 7), "zz"),
+        ("hello\n", (1, 1), "verdict"),
+        ("", (1, 1), "empty"),
+        ("SAT\n1 2\n", (0, 0), "not terminated"),
+    ],
+)
+def test_bad_solver_output_is_a_positioned_error(text: str, where: tuple[int, int], words: str) -> None:
+    with pytest.raises(CspError) as err:
+        read_solver_output(text, "out.txt")
+    assert (err.value.line, err.value.col) == where
+    assert words in err.value.message
+    assert err.value.exit == Exit.SYNTAX
+
+
+def test_decode_assignment_reads_order_literals() -> None:
+    mapping = {
+        "int_vars": [
+            {"name": "x", "printed": True, "values": [1, 2, 5], "le": [4, 6, True]},
+            {"name": "_h", "printed": False, "values": [7], "le": [True]},
+        ],
+        "bool_vars": [{"name": "x", "key": "bool x", "printed": True, "lit": -9}],
+    }
+    values = decode_assignment(mapping, {6})  # x <= 1 false, x <= 2 true; literal 9 false
+    assert values == {"x": 2, "_h": 7, "bool x": True}
+    assert printed_answer(mapping, values) == [("x", 2), ("x", True)]
+    assert decode_assignment(mapping, {4, 6, 9})["x"] == 1
+    assert decode_assignment(mapping, set())["x"] == 5
+
+
+# ---------------------------------------------------------------- commands
+
+
+def _command(module_name: str, argv: list[str], capsys: pytest.CaptureFixture) -> tuple[int, str, str]:
+    """Run one command module like the CLI does; returns (status, stdout, stderr)."""
+    module = __import__(f"csp2sat.commands.{module_name}", fromlist=["run"])
+    parser = argparse.ArgumentParser()
+    module.add_arguments(parser)
+    try:
+        status = module.run(parser.parse_args(argv))
+    except CspError as err:
+        print(str(err), file=__import__("sys").stderr)
+        status = err.exit
+    captured = capsys.readouterr()
+    return int(status), captured.out, captured.err
+
+
+def _need_pipeline() -> None:
+    pytest.importorskip("csp2sat.compiler")
+    pytest.importorskip("csp2sat.parser")
+    pytest.importorskip("csp2sat.checker")
+
+
+def _sugar_answer(out: str) -> dict[str, str]:
+    return dict(line[2:].split("\t") for line in out.splitlines() if line.startswith("a "))
+
+
+def _conformance_cases() -> list:
+    cases = []
+    for folder in ("features", "quirks"):
+        expected = json.loads((CONFORMANCE / folder / "expected.json").read_text())
+        for name, info in sorted(expected.items()):
+            if info["status"] in ("SATISFIABLE", "UNSATISFIABLE", "OPTIMUM FOUND"):
+                cases.append(pytest.param(folder, name, info, id=f"{folder}/{name}"))
+    return cases
+
+
+@pytest.mark.skipif(shutil.which("minisat") is None, reason="minisat binary not installed (apt-get install minisat)")
+@pytest.mark.parametrize("folder,name,info", _conformance_cases())
+def test_round_trip_through_minisat(
+    folder: str, name: str, info: dict, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    _need_pipeline()
+    source = tmp_path / name
+    shutil.copy(CONFORMANCE / folder / name, source)
+    cnf, map_file, result = tmp_path / "p.cnf", tmp_path / "p.map", tmp_path / "p.out"
+    status, _, err = _command("encode", [str(source), "-o", str(cnf), "--map", str(map_file)], capsys)
+    assert status == 0, err
+    assert cnf.read_text().splitlines()[2].startswith("p cnf ")
+    subprocess.run(["minisat", "-verb=0", str(cnf), str(result)], capture_output=True, timeout=60)
+    status, out, err = _command("decode", [str(map_file), str(result)], capsys)
+    assert status == 0, err
+    assert err == ""  # verified against the unchanged source: no warning
+    if info["status"] == "UNSATISFIABLE":
+        assert out == "s UNSATISFIABLE\n"
+        return
+    assert out.startswith("s SATISFIABLE\n") and out.endswith("\na\n")
+    if info["status"] == "SATISFIABLE" and info.get("unique"):
+        expected = {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in info["solution"].items()}
+        assert _sugar_answer(out) == expected
+
+
+def test_decode_warns_when_the_source_changed_or_vanished(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    _need_pipeline()
+    source = tmp_path / "m.csp"
+    source.write_text("(int x 1 3)\n(bool p)\n(= x 2)\n(or p (> x 5))\n")
+    cnf, map_file = tmp_path / "m.cnf", tmp_path / "m.map"
+    assert _command("encode", [str(source), "-o", str(cnf), "--map", str(map_file)], capsys)[0] == 0
+    with Solver(bootstrap_with=CNF(from_file=str(cnf)).clauses) as sat:
+        assert sat.solve()
+        model = sat.get_model()
+    answer = tmp_path / "m.out"
+    answer.write_text("s SATISFIABLE\nv " + " ".join(map(str, model)) + " 0\n")
+    status, out, err = _command("decode", [str(map_file), str(answer)], capsys)
+    assert (status, err) == (0, "")
+    assert out == "s SATISFIABLE\na x\t2\na p\ttrue\na\n"
+    source.write_text("(int x 1 3)\n(bool p)\n(= x 3)\n")
+    status, out, err = _command("decode", [str(map_file), str(answer)], capsys)
+    assert status == 0 and "changed since it was encoded" in err
+    source.unlink()
+    status, out, err = _command("decode", [str(map_file), str(answer)], capsys)
+    assert status == 0 and "cannot be read" in err
+
+
+def test_decode_rejects_a_wrong_answer(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    _need_pipeline()
+    source = tmp_path / "m.csp"
+    source.write_text("(int x 1 3)\n(int y 1 3)\n(> x y)\n")
+    cnf, map_file = tmp_path / "m.cnf", tmp_path / "m.map"
+    assert _command("encode", [str(source), "-o", str(cnf), "--map", str(map_file)], capsys)[0] == 0
+    answer = tmp_path / "m.out"
+    nvars = json.loads(map_file.read_text())["cnf"]["vars"]
+    answer.write_text("SAT\n" + " ".join(str(v) for v in range(1, nvars + 1)) + " 0\n")  # all true: x = y = 1
+    status, out, err = _command("decode", [str(map_file), str(answer)], capsys)
+    assert status == Exit.VERIFY and out == ""
+    assert "fails the check" in err
+
+
+def test_bad_map_and_missing_files(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    bad = tmp_path / "bad.map"
+    bad.write_text("{\n  \"format\": \n")
+    out = tmp_path / "o.txt"
+    out.write_text("UNSAT\n")
+    status, _, err = _command("decode", [str(bad), str(out)], capsys)
+    assert status == Exit.SYNTAX and err.startswith(f"{bad}:3:1: error:")
+    status, _, err = _command("decode", [str(tmp_path / "none.map"), str(out)], capsys)
+    assert status == Exit.IO and "cannot read" in err

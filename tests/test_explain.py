@@ -1,0 +1,132 @@
+"""Tests of csp2sat.explain and `csp2sat explain`: the explanations are UNSAT and minimal."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import pytest
+from pysat.solvers import Solver
+
+from csp2sat.diagnostics import CspError, Exit
+from csp2sat.explain import minimise_core
+
+ROOT = Path(__file__).resolve().parent.parent
+CONFORMANCE = ROOT / "tests" / "conformance"
+
+
+def test_minimise_core_on_a_plain_cnf() -> None:
+    # Selectors 10..14 guard unit clauses x1, -x1, x2, -x2 (two independent conflicts) and a free one.
+    clauses = [[-10, 1], [-11, -1], [-12, 2], [-13, -2], [-14, 3]]
+    with Solver(name="cadical195", bootstrap_with=clauses) as sat:
+        assert not sat.solve(assumptions=[10, 11, 12, 13, 14])
+        core = minimise_core(sat, [10, 11, 12, 13, 14])
+        assert sorted(core) in ([10, 11], [12, 13])
+        assert not sat.solve(assumptions=core)
+
+
+def _pipeline():  # type: ignore[no-untyped-def]
+    compiler = pytest.importorskip("csp2sat.compiler")
+    checker = pytest.importorskip("csp2sat.checker")
+    parser = pytest.importorskip("csp2sat.parser")
+    return parser.parse_text, checker.check, compiler.compile_model
+
+
+def _assert_minimal(model, parts, widen: bool = True) -> None:  # type: ignore[no-untyped-def]
+    """Checked on a fresh solver: the parts together are UNSAT, and every proper subset is SAT."""
+    from csp2sat.explain import relax
+
+    _, _, compile_model = _pipeline()
+    relaxed, _ = relax(model, widen)
+    compiled = compile_model(relaxed, selectors=True)
+    chosen = [compiled.selectors[p.index] for p in parts]
+    with Solver(name="minisat22") as sat:
+        compiled.load(sat)
+        assert not sat.solve(assumptions=chosen)
+        for i in range(len(chosen)):
+            # Dropping any one member (the others stay assumed, the rest of the file is relaxed) is SAT.
+            assert sat.solve(assumptions=chosen[:i] + chosen[i + 1 :]), parts[i]
+
+
+def _explain(text: str, widen: bool = True, file: str = "<string>"):  # type: ignore[no-untyped-def]
+    from csp2sat.explain import explain
+
+    parse_text, check, _ = _pipeline()
+    model = check(parse_text(text, file=file))
+    return model, explain(model, widen=widen)
+
+
+def _unsat_files() -> list:
+    cases = []
+    for folder in ("features", "quirks"):
+        expected = json.loads((CONFORMANCE / folder / "expected.json").read_text())
+        for name, info in sorted(expected.items()):
+            if info["status"] == "UNSATISFIABLE":
+                cases.append(pytest.param(folder, name, id=f"{folder}/{name}"))
+    return cases
+
+
+@pytest.mark.parametrize("folder,name", _unsat_files())
+def test_conformance_unsat_files_get_minimal_explanations(folder: str, name: str) -> None:
+    path = CONFORMANCE / folder / name
+    model, result = _explain(path.read_text(), file=str(path))
+    assert not result.satisfiable
+    for part in result.parts:
+        assert part.file == str(path) and part.line >= 1 and part.text.startswith("(")
+    _assert_minimal(model, result.parts)
+
+
+def test_declaration_is_part_of_the_explanation() -> None:
+    model, result = _explain("(int x 1 3)\n(int y 1 3)\n(> y 0)\n(> x 3)\n")
+    assert [(p.kind, p.line, p.text) for p in result.parts] == [
+        ("declaration", 1, "(int x 1 3)"),
+        ("constraint", 4, "(> x 3)"),
+    ]
+
+
+def test_pigeonhole_needs_every_domain_and_the_alldifferent() -> None:
+    text = "(int a 1 2)\n(int b 1 2)\n(int c 1 2)\n(int d 0 9)\n(alldifferent a b c)\n(< d 5)\n"
+    model, result = _explain(text)
+    assert [p.line for p in result.parts] == [1, 2, 3, 5]
+    _assert_minimal(model, result.parts)
+
+
+def test_without_domains_only_constraints_are_listed() -> None:
+    text = "(int x 0 5)\n(int y 0 5)\n(< x y)\n(< y x)\n(= x 1)\n"
+    model, result = _explain(text, widen=False)
+    assert [(p.kind, p.line) for p in result.parts] == [("constraint", 3), ("constraint", 4)]
+    _assert_minimal(model, result.parts, widen=False)
+
+
+def test_satisfiable_file_has_nothing_to_explain() -> None:
+    _, result = _explain("(int x 1 3)\n(> x 2)\n")
+    assert result.satisfiable and result.parts == []
+
+
+def _command(argv: list[str], capsys: pytest.CaptureFixture) -> tuple[int, str, str]:
+    from csp2sat.commands import explain as command
+
+    parser = argparse.ArgumentParser()
+    command.add_arguments(parser)
+    try:
+        status = command.run(parser.parse_args(argv))
+    except CspError as err:
+        print(str(err), file=__import__("sys").stderr)
+        status = err.exit
+    captured = capsys.readouterr()
+    return int(status), captured.out, captured.err
+
+
+def test_command_output(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    _pipeline()
+    path = tmp_path / "m.csp"
+    path.write_text("; a comment\n(int x 1 3)\n(bool p)\n(or p\n    (> x 3)) ; trailing\n(not p)\n")
+    status, out, _ = _command([str(path)], capsys)
+    assert status == 0
+    assert out.splitlines()[1:] == [f"{path}:2: (int x 1 3)", f"{path}:4: (or p (> x 3))", f"{path}:6: (not p)"]
+    path.write_text("(int x 1 3)\n")
+    status, out, _ = _command([str(path)], capsys)
+    assert status == 0 and "satisfiable" in out
+    status, _, err = _command([str(tmp_path / "missing.csp")], capsys)
+    assert status == Exit.IO and "missing.csp" in err
