@@ -21,6 +21,9 @@ from csp2sat.diagnostics import CspError, Exit
 COMMAND_MODULES: tuple[str, ...] = (
     "csp2sat.commands.check",
     "csp2sat.commands.fmt",
+    "csp2sat.commands.explain",
+    "csp2sat.commands.encode",
+    "csp2sat.commands.decode",
 )
 
 EPILOG = """\
