@@ -24,6 +24,9 @@ COMMAND_MODULES: tuple[str, ...] = (
     "csp2sat.commands.explain",
     "csp2sat.commands.encode",
     "csp2sat.commands.decode",
+    "csp2sat.commands.gen",
+    "csp2sat.commands.draw",
+    "csp2sat.commands.puzzle",
 )
 
 EPILOG = """\

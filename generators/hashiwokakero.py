@@ -146,7 +146,7 @@ def generate(p: Hashi) -> str:
             out_sign, in_sign = (">", "<") if first else ("<", ">")
             out.add(f"(=> ({out_sign} {b.var} 0) (< {z} z_{other[0]}_{other[1]}))")
             incoming.append(f"({in_sign} {b.var} 0)")
-        rule = f"(or {' '.join(incoming)})" if incoming else "false"
+        rule = incoming[0] if len(incoming) == 1 else f"(or {' '.join(incoming)})" if incoming else "false"
         out.add(f"(=> (= r_{pos[0]}_{pos[1]} 0) {rule})")
     return out.text()
 

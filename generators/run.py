@@ -1,0 +1,90 @@
+"""The whole puzzle pipeline in one call: generate -> parse -> compile -> solve -> decode (and uniqueness).
+
+Used by the ``csp2sat puzzle`` command, the genre tests and the puzzle
+benchmark, so that all three time and check exactly the same steps. The
+uniqueness check solves again with the answer's *puzzle* variables excluded:
+those are the variables the genre's decoder reads (recorded while it reads
+them), so two solutions that differ only in auxiliary numbering (``z``, ``p``,
+...) are the same answer.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Mapping
+
+from generators.base import Genre, PuzzleError
+
+DEFAULT_SOLVER = "cadical195"
+
+
+class RecordingValues(Mapping[str, "int | bool"]):
+    """A read-only view of solution values that remembers which names were looked up."""
+
+    def __init__(self, values: Mapping[str, "int | bool"]) -> None:
+        self._values = values
+        self.used: dict[str, int | bool] = {}
+
+    def __getitem__(self, name: str) -> "int | bool":
+        value = self._values[name]
+        self.used[name] = value
+        return value
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+
+@dataclass
+class PuzzleRun:
+    """The outcome of solving one puzzle: the CSP text, the solution (None if unsolvable) and stage times."""
+
+    csp: str
+    solution: Any = None
+    values: dict[str, "int | bool"] | None = None
+    unique: bool | None = None  # None: not asked (or no solution)
+    times: dict[str, float] = field(default_factory=dict)
+    stats: dict[str, int] = field(default_factory=dict)
+
+
+def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = DEFAULT_SOLVER,
+                 file: str = "<puzzle>") -> PuzzleRun:
+    """Generate the CSP of `puzzle`, solve it and decode the answer; with `unique`, look for a second answer.
+
+    Times (seconds) are recorded under ``generate``, ``compile`` (parse, check
+    and compile to CNF), ``solve`` and ``unique``.
+    """
+    from pysat.solvers import Solver
+
+    from csp2sat.checker import check
+    from csp2sat.compiler import compile_model
+    from csp2sat.parser import parse_text
+
+    t0 = time.perf_counter()
+    csp = genre.generate(puzzle)
+    t1 = time.perf_counter()
+    compiled = compile_model(check(parse_text(csp, file=file)))
+    t2 = time.perf_counter()
+    run = PuzzleRun(csp, times={"generate": t1 - t0, "compile": t2 - t1})
+    run.stats = {"cnf_vars": compiled.num_vars, "cnf_clauses": compiled.num_clauses}
+    with Solver(name=solver) as sat:
+        compiled.load(sat)
+        found = sat.solve()
+        t3 = time.perf_counter()
+        run.times["solve"] = t3 - t2
+        if not found:
+            return run
+        run.values = compiled.decode(sat.get_model())
+        recorder = RecordingValues(run.values)
+        try:
+            run.solution = genre.decode(puzzle, recorder)
+        except PuzzleError as err:  # the generator and decoder disagree on names: our bug
+            raise RuntimeError(f"{genre.name}: decoding our own answer failed: {err}") from err
+        if unique:
+            sat.add_clause(compiled.block_clause(recorder.used))
+            run.unique = not sat.solve()
+            run.times["unique"] = time.perf_counter() - t3
+    return run
