@@ -9,5 +9,36 @@ text -> `parser` (syntax tree) -> `checker` (model) -> `normalise`
 
 from __future__ import annotations
 
+import os
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the front end (lark) is imported only when `parse` is called
+    from csp2sat.syntax import Model
+
 __version__ = "0.1.0"
-__all__ = ["__version__"]
+__all__ = ["__version__", "parse"]
+
+
+def parse(text_or_path: "str | os.PathLike[str]") -> "Model":
+    """Parse and check a Sugar CSP file or text into a `Model`; raises `CspError` for bad input.
+
+    The argument is read as a path if it names an existing file or ends in
+    ``.csp`` (a missing ``.csp`` file is an error with exit `Exit.IO`), else as
+    CSP text.
+    """
+    from csp2sat.checker import check
+    from csp2sat.diagnostics import CspError, Exit
+    from csp2sat.parser import parse_text
+
+    if isinstance(text_or_path, os.PathLike) or (
+        "(" not in text_or_path and (text_or_path.endswith(".csp") or os.path.isfile(text_or_path))
+    ):
+        path = os.fspath(text_or_path)
+        try:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+        except (OSError, UnicodeDecodeError) as err:
+            reason = getattr(err, "strerror", None) or str(err)
+            raise CspError(f"cannot read the file: {reason}", file=path, exit=Exit.IO) from None
+        return check(parse_text(text, file=path))
+    return check(parse_text(text_or_path))

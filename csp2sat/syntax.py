@@ -220,11 +220,12 @@ class ObjectiveDecl:
 
 @dataclass(frozen=True, slots=True)
 class ConstraintStmt:
-    """A top-level formula."""
+    """A top-level formula; `text` is its source text on one line, comments removed (set by the parser)."""
 
     formula: Node
     line: int = field(default=0, compare=False)
     col: int = field(default=0, compare=False)
+    text: str = field(default="", compare=False)
 
 
 Statement = Union[DomainDecl, IntDecl, BoolDecl, RelationDecl, PredicateDecl, ObjectiveDecl, ConstraintStmt]
@@ -241,11 +242,19 @@ class Comment:
 
 @dataclass(frozen=True)
 class SyntaxTree:
-    """A parsed file: its statements in order, and its comments."""
+    """A parsed file: its statements in order, and its comments.
+
+    `warnings` are the parser's warnings (odd tokens read as Sugar reads them);
+    `ends` gives, for each statement, the (line, col) of its last character, so
+    that the formatter can tell comments inside a statement from those after it.
+    Neither takes part in equality.
+    """
 
     statements: tuple[Statement, ...]
     comments: tuple[Comment, ...] = ()
     file: str = "<string>"
+    warnings: tuple = field(default=(), compare=False)  # tuple[Diagnostic, ...]
+    ends: tuple[tuple[int, int], ...] = field(default=(), compare=False)
 
 
 # ---------------------------------------------------------------- the checked model
