@@ -12,7 +12,7 @@ Encoding (plain Sugar, chosen to keep the CNF small):
   ``z``/``r``: every loop node but one root has a loop neighbour with a smaller
   number. Following smaller numbers always ends at the root, so every loop node
   is joined to it and the loop is one circuit. The numbers are written in
-  binary (Boolean bits ``z_R_C_K``, compared by a predicate ``lt``) because an
+  binary (Boolean bits ``z_R_C_K``, compared by a predicate ``bin_lt``) because an
   order-encoded number would cost a clause per value per arc (a 30x25
   Slitherlink has 806 nodes: ~2.5M clauses), while a K-bit comparison costs
   O(K);
@@ -45,14 +45,14 @@ def _bits(node: Pos, width: int) -> list[str]:
 
 
 def lt_predicate(width: int) -> str:
-    """``(predicate (lt A... B...) ...)``: the unsigned binary number A (msb first) is less than B."""
+    """``(predicate (bin_lt A... B...) ...)``: the unsigned binary number A (msb first) is less than B."""
     a = [f"a{k}" for k in range(width - 1, -1, -1)]
     b = [f"b{k}" for k in range(width - 1, -1, -1)]
     # Built from the least significant bit up: lt_k = (!a_k & b_k) | (a_k <= b_k & lt_{k-1}).
     body = f"(and (! {a[-1]}) {b[-1]})"
     for x, y in zip(reversed(a[:-1]), reversed(b[:-1])):
         body = f"(or (and (! {x}) {y}) (and (or (! {x}) {y}) {body}))"
-    return f"(predicate (lt {' '.join(a + b)}) {body})"
+    return f"(predicate (bin_lt {' '.join(a + b)}) {body})"
 
 
 def single_loop(out: CspText, nodes: Sequence[Pos], edges: Sequence[Edge], certain: Sequence[Pos] = ()) -> None:
@@ -86,7 +86,7 @@ def single_loop(out: CspText, nodes: Sequence[Pos], edges: Sequence[Edge], certa
         "Loop: one circuit only (rooted numbering in binary, z_R_C_K is bit K of node R,C's number)",
         "every loop node but the root has a loop neighbour with a smaller number,",
         "so every loop node is joined to the root",
-        "(lt A B): the binary number A (bits msb first) is less than B",
+        "(bin_lt A B): the binary number A (bits msb first) is less than B",
     )
     out.add(lt_predicate(width))
     for node in nodes:
@@ -116,7 +116,7 @@ def single_loop(out: CspText, nodes: Sequence[Pos], edges: Sequence[Edge], certa
             continue
         mine = " ".join(_bits(node, width))
         parents = " ".join(
-            f"(and (= {name} 1) (lt {' '.join(_bits(other, width))} {mine}))" for name, other in incident[node]
+            f"(and (= {name} 1) (bin_lt {' '.join(_bits(other, width))} {mine}))" for name, other in incident[node]
         )
         out.add(f"(=> {nonroot[node]} (or {parents}))")
 
