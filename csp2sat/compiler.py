@@ -1,0 +1,223 @@
+"""Pipeline stages "normalise" + "encode" behind one call: `compile_model(model) -> Compiled`.
+
+`compile_model` normalises the checked model (`csp2sat.normalise`), gives
+every Boolean and order-encoding variable a CNF number from one pool, and
+encodes each normalised clause with the encoders of `csp2sat.encoders`.
+`Compiled` is the contract of docs/compiler-api.md: the CNF, how to load it
+into a PySAT solver, and how to read values back from a SAT model.
+
+CNF numbering: user and auxiliary Booleans of the normalised problem are
+variables 1..B (Boolean i of the `NormalCSP` is variable i+1), then the
+selectors (if asked for), then the order-encoding variables, then whatever
+encoders add.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Iterator
+
+from csp2sat.encoders.alldifferent import METHODS as ALLDIFF_METHODS
+from csp2sat.encoders.alldifferent import encode_alldifferent
+from csp2sat.encoders.cnf import ClauseBuffer, Pool
+from csp2sat.encoders.order import OrderEncoding
+from csp2sat.normalise import Linear, NormalCSP, normalise
+from csp2sat.syntax import Model, Objective
+
+DEFAULT_OPTIONS: dict[str, str] = {"alldifferent": "amo"}
+OPTION_CHOICES: dict[str, tuple[str, ...]] = {"alldifferent": ALLDIFF_METHODS}
+
+
+class Compiled:
+    """A model compiled to CNF; see docs/compiler-api.md.
+
+    Members beyond the contract: `normal` (the `NormalCSP`), `order` (the
+    `OrderEncoding`), `options` (the encoding choices used).
+    """
+
+    def __init__(self, model: Model, normal: NormalCSP, order: OrderEncoding, pool: Pool,
+                 buffer: ClauseBuffer, selectors: list[int] | None, options: dict[str, str],
+                 stats: dict[str, Any]) -> None:
+        self.model = model
+        self.normal = normal
+        self.order = order
+        self.options = options
+        self.selectors = selectors
+        self.stats = stats
+        self._pool = pool
+        self._buffer = buffer
+        self._int_index = {name: i for i, name in enumerate(normal.int_names) if name is not None}
+        self._bool_index = {name: i for i, name in enumerate(normal.bool_names) if name is not None}
+
+    # ------------------------------------------------------------ the CNF
+
+    @property
+    def num_vars(self) -> int:
+        """The largest CNF variable in use."""
+        return self._pool.top
+
+    @property
+    def num_clauses(self) -> int:
+        """The number of clauses."""
+        return self._buffer.count
+
+    @property
+    def objective(self) -> Objective | None:
+        """The model's objective (`.var`, `.sense`), or None."""
+        return self.model.objective
+
+    def clauses(self) -> Iterator[list[int]]:
+        """Every clause as a list of DIMACS literals."""
+        return iter(self._buffer)
+
+    def load(self, solver: Any) -> None:
+        """Add every clause to a PySAT solver."""
+        solver.append_formula(self._buffer)
+
+    def new_var(self) -> int:
+        """A fresh CNF variable from the shared pool (activation literals, ...)."""
+        return self._pool.new()
+
+    # ------------------------------------------------------------ reading and writing values
+
+    def _bool_var(self, name: str) -> int:
+        idx = self._bool_index.get(name)
+        if idx is None and name.startswith("bool "):
+            idx = self._bool_index.get(name[5:])
+        if idx is None:
+            raise KeyError(f"no Boolean variable {name!r}")
+        return idx + 1
+
+    def decode(self, sat_model: list[int]) -> dict[str, int | bool]:
+        """Values of every user variable (ints, then Booleans under `model.bool_key`)."""
+        n = len(sat_model)
+        if n and all(abs(sat_model[k]) == k + 1 for k in (0, n - 1)):
+            def true(v: int) -> bool:
+                return v <= n and sat_model[v - 1] > 0
+        else:
+            positive = {lit for lit in sat_model if lit > 0}
+
+            def true(v: int) -> bool:
+                return v in positive
+        values: dict[str, int | bool] = {}
+        for name, i in self._int_index.items():
+            values[name] = self.order.decode(i, true)
+        for name, i in self._bool_index.items():
+            values[self.model.bool_key(name)] = true(i + 1)
+        return values
+
+    def le_literal(self, name: str, c: int) -> int | bool:
+        """The literal for int variable `name` ≤ c (True/False when the domain decides)."""
+        return self.order.le(self._int_index[name], c)
+
+    def value_literals(self, name: str, value: int | bool) -> list[int]:
+        """Literals whose conjunction says `name` == value ([] when always true).
+
+        Raises ValueError when the value is impossible (outside the domain, as
+        tightened by top-level constraints).
+        """
+        if isinstance(value, bool):
+            v = self._bool_var(name)
+            return [v if value else -v]
+        i = self._int_index[name]
+        neq = self.order.not_equal(i, value)
+        if neq is None:
+            raise ValueError(f"{name} = {value} is impossible (outside its domain)")
+        return [-lit for lit in neq]
+
+    def block_clause(self, values: dict[str, int | bool]) -> list[int]:
+        """A clause excluding exactly the assignment `values` of the variables named there."""
+        clause: list[int] = []
+        for name, value in values.items():
+            try:
+                lits = self.value_literals(name, value)
+            except ValueError:
+                # The assignment is impossible already; any tautology excludes nothing more.
+                v = self.new_var()
+                return [v, -v]
+            clause.extend(-lit for lit in lits)
+        return clause
+
+
+def _encode_clause(lits: list, prefix: list[int], order: OrderEncoding, pool: Pool, out: ClauseBuffer) -> None:
+    """Encode one normalised clause: simple literals inline, one linear literal expanded, others named."""
+    simple = list(prefix)
+    complex_: list[Linear] = []
+    for lit in lits:
+        if isinstance(lit, Linear):
+            if len(lit.vars) == 1:
+                a = lit.coefs[0]
+                if a > 0:
+                    cnf = order.le(lit.vars[0], lit.c // a)
+                else:
+                    cnf = order.le(lit.vars[0], -(lit.c // -a) - 1)
+                    if not isinstance(cnf, bool):
+                        cnf = -cnf
+                    else:
+                        cnf = not cnf
+                if cnf is True:
+                    return
+                if cnf is not False:
+                    simple.append(cnf)
+            else:
+                complex_.append(lit)
+        else:
+            simple.append(lit)
+    if not complex_:
+        out.add(simple)
+        return
+    # Expanding two sums into one clause set would multiply their sizes; name all but one.
+    for lit in complex_[1:]:
+        b = pool.new()
+        simple.append(b)
+        order.encode_le(lit.coefs, lit.vars, lit.c, [-b], out)
+    first = complex_[0]
+    order.encode_le(first.coefs, first.vars, first.c, simple, out)
+
+
+def compile_model(model: Model, selectors: bool = False, options: dict[str, str] | None = None) -> Compiled:
+    """Compile a checked model to CNF by the order encoding.
+
+    `selectors`: give each ``model.constraints[i]`` a literal ``selectors[i]``
+    that every clause of that constraint contains negated (domain tightening is
+    then off, so that each constraint stays switchable). `options` chooses
+    encodings: ``{"alldifferent": "amo" | "pairwise"}``.
+    Raises `CspError` for constructs that cannot be compiled.
+    """
+    opts = dict(DEFAULT_OPTIONS)
+    for key, value in (options or {}).items():
+        if key not in OPTION_CHOICES:
+            raise ValueError(f"unknown compiler option {key!r}; known: {', '.join(OPTION_CHOICES)}")
+        if value not in OPTION_CHOICES[key]:
+            raise ValueError(f"option {key!r} must be one of {', '.join(OPTION_CHOICES[key])}, not {value!r}")
+        opts[key] = value
+    t0 = time.perf_counter()
+    normal = normalise(model, tighten=not selectors)
+    t1 = time.perf_counter()
+    pool = Pool(normal.num_bools)
+    sels = [pool.new() for _ in model.constraints] if selectors else None
+    order = OrderEncoding(normal.int_domains, pool)
+    out = ClauseBuffer()
+    order.axioms(out)
+    guards = [[-s] for s in sels] if sels else None
+    for lits, origin in zip(normal.clauses, normal.origins):
+        prefix = guards[origin] if guards and origin >= 0 else []
+        _encode_clause(lits, prefix, order, pool, out)
+    for ad in normal.alldiffs:
+        prefix = guards[ad.origin] if guards else []
+        encode_alldifferent(order, ad.vars, ad.offsets, prefix, pool, out, opts["alldifferent"])
+    t2 = time.perf_counter()
+    stats = {
+        "normalise_s": t1 - t0,
+        "encode_s": t2 - t1,
+        "int_vars": len(model.int_vars),
+        "bool_vars": len(model.bool_vars),
+        "aux_int_vars": normal.num_ints - len(model.int_vars),
+        "aux_bool_vars": normal.num_bools - len(model.bool_vars),
+        "aux_vars": pool.top - normal.num_bools - order.num_order_vars - (len(sels) if sels else 0),
+        "order_vars": order.num_order_vars,
+        "normal_clauses": len(normal.clauses),
+        "num_vars": pool.top,
+        "num_clauses": out.count,
+    }
+    return Compiled(model, normal, order, pool, out, sels, opts, stats)

@@ -1,0 +1,63 @@
+"""Pipeline stage "encode": the one CNF variable pool and the flat clause buffer every encoder writes to.
+
+Clauses are stored as one `array('i')` of literals with a 0 after each clause
+(the DIMACS layout): 4 bytes per literal and no Python object per clause, so
+millions of clauses fit in memory and are written quickly.
+"""
+
+from __future__ import annotations
+
+from array import array
+from typing import Iterable, Iterator
+
+import numpy as np
+
+
+class Pool:
+    """Hands out CNF variables 1, 2, 3, ...; `top` is the largest one in use."""
+
+    __slots__ = ("top",)
+
+    def __init__(self, top: int = 0) -> None:
+        self.top = top
+
+    def new(self) -> int:
+        """One fresh variable."""
+        self.top += 1
+        return self.top
+
+    def block(self, n: int) -> int:
+        """`n` consecutive fresh variables; returns the first."""
+        first = self.top + 1
+        self.top += n
+        return first
+
+
+class ClauseBuffer:
+    """Clauses as a flat array of literals, each clause terminated by 0."""
+
+    __slots__ = ("lits", "count")
+
+    def __init__(self) -> None:
+        self.lits = array("i")
+        self.count = 0
+
+    def add(self, clause: Iterable[int]) -> None:
+        """Append one clause (an empty clause makes the formula unsatisfiable)."""
+        self.lits.extend(clause)
+        self.lits.append(0)
+        self.count += 1
+
+    def __iter__(self) -> Iterator[list[int]]:
+        flat = np.frombuffer(self.lits, dtype=np.int32) if len(self.lits) else np.zeros(0, dtype=np.int32)
+        ends = np.flatnonzero(flat == 0).tolist()
+        values = flat.tolist()
+        # Release the buffer view before yielding: a live view would forbid appending clauses.
+        del flat
+        start = 0
+        for end in ends:
+            yield values[start:end]
+            start = end + 1
+
+    def __len__(self) -> int:
+        return self.count

@@ -1,0 +1,142 @@
+"""Pipeline stage "encode": the order encoding of integer variables and linear comparisons.
+
+An integer variable x with sorted domain values v₀ < v₁ < ... < vₙ₋₁ gets one
+CNF variable ``p(x ≤ vₖ)`` for k < n-1 (none for the largest value, and a
+domain with holes has none for the missing values), chained by the axioms
+``p(x ≤ vₖ) → p(x ≤ vₖ₊₁)``. A 0/1 variable is therefore a single Boolean.
+
+``Σ aᵢ·xᵢ ≤ c`` is encoded by the standard clauses over the boundary values
+(Tamura et al., "Compiling finite linear CSP into SAT"): for every way of
+letting the first terms take their low values, the last term must fit in
+what is left. The term with the largest domain goes last, because its
+literal is found by bisection instead of enumeration; a sum of m terms with
+domains d₁..dₘ costs at most d₁·...·dₘ₋₁ clauses.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from typing import Callable, Sequence
+
+from csp2sat.encoders.cnf import ClauseBuffer, Pool
+from csp2sat.syntax import Domain
+
+class OrderEncoding:
+    """Order-encoding variables of a list of integer domains, from one shared pool."""
+
+    def __init__(self, domains: Sequence[Domain], pool: Pool) -> None:
+        self.values: list[list[int]] = [list(d.values()) for d in domains]
+        self.base: list[int] = []
+        for vals in self.values:
+            self.base.append(pool.block(len(vals) - 1) if len(vals) > 1 else 0)
+        self._tables: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
+
+    @property
+    def num_order_vars(self) -> int:
+        """Number of CNF variables used by the order encoding."""
+        return sum(max(len(v) - 1, 0) for v in self.values)
+
+    def axioms(self, out: ClauseBuffer) -> None:
+        """The clauses ``p(x ≤ vₖ) → p(x ≤ vₖ₊₁)`` of every variable."""
+        lits = out.lits
+        for vals, base in zip(self.values, self.base):
+            for p in range(base, base + len(vals) - 2):
+                lits.extend((-p, p + 1, 0))
+            out.count += max(len(vals) - 2, 0)
+
+    def le(self, var: int, bound: int) -> "int | bool":
+        """The literal for ``var ≤ bound`` (True/False when the domain decides it)."""
+        vals = self.values[var]
+        k = bisect_right(vals, bound)
+        if k == 0:
+            return False
+        if k == len(vals):
+            return True
+        return self.base[var] + k - 1
+
+    def not_equal(self, var: int, value: int) -> "list[int] | None":
+        """Literals whose disjunction says ``var ≠ value``; None when always true, [] when never."""
+        hi = self.le(var, value)
+        lo = self.le(var, value - 1)
+        if lo is True or hi is False or hi == lo:
+            return None
+        lits = []
+        if lo is not False:
+            lits.append(lo)
+        if hi is not True:
+            lits.append(-hi)
+        return lits
+
+    def decode(self, var: int, true: Callable[[int], bool]) -> int:
+        """The value of `var`: the smallest vₖ whose ``p(x ≤ vₖ)`` is true (`true(lit)` reads the model)."""
+        vals = self.values[var]
+        base = self.base[var]
+        lo, hi = 0, len(vals) - 1  # answer in [lo, hi]; p(x ≤ v_{n-1}) is implicitly true
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if true(base + mid):
+                hi = mid
+            else:
+                lo = mid + 1
+        return vals[lo]
+
+    def _table(self, a: int, var: int) -> tuple[list[int], list[int]]:
+        """Values of ``a·var`` ascending, and for each k the literal ``a·var < ys[k]`` (k ≥ 1)."""
+        key = (a, var)
+        hit = self._tables.get(key)
+        if hit is not None:
+            return hit
+        vals = self.values[var]
+        base = self.base[var]
+        n = len(vals)
+        if a > 0:
+            ys = [a * v for v in vals]
+            lts = [0] + list(range(base, base + n - 1))
+        else:
+            ys = [a * v for v in reversed(vals)]
+            # ys[k] = a·v_{n-1-k}; a·x < ys[k] ⇔ x > v_{n-1-k} ⇔ ¬p(x ≤ v_{n-1-k}).
+            lts = [0] + [-(base + n - k - 1) for k in range(1, n)]
+        self._tables[key] = (ys, lts)
+        return ys, lts
+
+    def encode_le(self, coefs: Sequence[int], vars: Sequence[int], c: int, prefix: list[int], out: ClauseBuffer) -> None:
+        """Clauses for ``prefix ∨ (Σ coefs[i]·vars[i] ≤ c)``."""
+        terms = sorted(zip(coefs, vars), key=lambda t: len(self.values[t[1]]))
+        tabs = [self._table(a, v) for a, v in terms]
+        m = len(tabs)
+        lbs = [0] * (m + 1)
+        ubs = [0] * (m + 1)
+        for i in range(m - 1, -1, -1):
+            ys = tabs[i][0]
+            lbs[i] = lbs[i + 1] + ys[0]
+            ubs[i] = ubs[i + 1] + ys[-1]
+        if ubs[0] <= c:
+            return
+        self._rec(tabs, lbs, ubs, 0, c, prefix, out)
+
+    def _rec(self, tabs, lbs, ubs, i, s, prefix, out) -> None:
+        # Invariant: the clause must hold Σ_{j ≥ i} yⱼ ≤ s unless a literal of `prefix` is true.
+        lits = out.lits
+        ys, lts = tabs[i]
+        if i == len(tabs) - 1:
+            k = bisect_right(ys, s)
+            lits.extend(prefix)
+            if k:
+                lits.append(lts[k])
+            lits.append(0)
+            out.count += 1
+            return
+        rest_lb = lbs[i + 1]
+        rest_ub = ubs[i + 1]
+        for k in range(len(ys)):
+            s2 = s - ys[k]
+            if s2 >= rest_ub:
+                continue
+            here = prefix + [lts[k]] if k else prefix
+            if s2 < rest_lb:
+                # yᵢ ≥ ys[k] leaves no room: yᵢ < ys[k], which also covers every larger k.
+                lits.extend(here)
+                lits.append(0)
+                out.count += 1
+                return
+            self._rec(tabs, lbs, ubs, i + 1, s2, here, out)

@@ -1,0 +1,902 @@
+"""Pipeline stage "normalise": a checked `Model` becomes a `NormalCSP`.
+
+A `NormalCSP` is a list of clauses whose literals are Boolean variables or
+linear comparisons ``Σ aᵢ·xᵢ ≤ c`` (`Linear`) over integer variables with
+finite domains, plus `AllDifferent` records that an encoder may translate
+value-wise. Everything above that level is removed here:
+
+* nested formulas are flattened by Tseitin's transformation with polarity
+  (only the direction that the context needs is defined);
+* non-linear terms (``abs min max if mul div mod``) become auxiliary integer
+  variables with their defining clauses and a domain that is the exact image
+  of their arguments' domains (or a sound superset when that is too large);
+* global constraints are decomposed the way Sugar 2.3.3 does, predicates are
+  inlined and relations become tables of clauses;
+* constants are folded, single-variable top-level constraints tighten domains
+  (only without selectors), and literals decided by the bounds disappear;
+* sums with more than three terms are split with auxiliary variables so that
+  no literal costs the order encoding more than O(d²) clauses.
+
+This stage knows nothing of CNF: the encoders (`csp2sat.encoders`) translate
+the result.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Union
+
+from csp2sat.diagnostics import CspError, Exit
+from csp2sat.syntax import Domain, Model, Node
+
+# A domain image is computed exactly (with its holes) when it needs at most this many steps.
+EXACT_IMAGE_LIMIT = 1 << 16
+# Largest domain the order encoding accepts (one CNF variable per value).
+MAX_DOMAIN_SIZE = 1 << 22
+# Longest sum a literal may keep; longer sums are split (Sugar also uses 3).
+MAX_SUM_TERMS = 3
+# Predicate calls nested deeper than this are taken as a runaway recursion.
+MAX_INLINE_DEPTH = 200
+
+
+class Linear:
+    """The literal ``Σ coefs[i]·vars[i] ≤ c`` over integer variable indices (coefficients non-zero)."""
+
+    __slots__ = ("coefs", "vars", "c")
+
+    def __init__(self, coefs: tuple[int, ...], vars: tuple[int, ...], c: int) -> None:
+        self.coefs = coefs
+        self.vars = vars
+        self.c = c
+
+    def negated(self) -> "Linear":
+        """The complement ``Σ -coefs[i]·vars[i] ≤ -c-1``."""
+        return Linear(tuple(-a for a in self.coefs), self.vars, -self.c - 1)
+
+    def __repr__(self) -> str:
+        terms = " + ".join(f"{a}*x{v}" for a, v in zip(self.coefs, self.vars))
+        return f"Linear({terms} <= {self.c})"
+
+
+# A literal: a Boolean literal (±(index+1)) or a Linear comparison.
+Lit = Union[int, Linear]
+# Formulas in negation normal form: True/False, a literal, ("and", [...]) or ("or", [...]).
+NNF = Union[bool, int, Linear, tuple]
+
+
+@dataclass
+class AllDifferent:
+    """``alldifferent(vars[i] + offsets[i])`` asserted at top level (constants already removed)."""
+
+    vars: tuple[int, ...]
+    offsets: tuple[int, ...]
+    origin: int
+
+
+@dataclass
+class NormalCSP:
+    """The normalised problem.
+
+    Integer variables and Boolean variables are numbered from 0; user variables
+    come first in model order (`int_names`/`bool_names` give their names, None for
+    auxiliaries). `clauses[k]` is a list of literals derived from
+    ``model.constraints[origins[k]]`` (origin -1: definitions of auxiliaries,
+    which are satisfiable whatever the other variables are).
+    """
+
+    int_names: list[str | None] = field(default_factory=list)
+    int_domains: list[Domain] = field(default_factory=list)
+    bool_names: list[str | None] = field(default_factory=list)
+    clauses: list[list[Lit]] = field(default_factory=list)
+    origins: list[int] = field(default_factory=list)
+    alldiffs: list[AllDifferent] = field(default_factory=list)
+
+    @property
+    def num_ints(self) -> int:
+        """Number of integer variables (user and auxiliary)."""
+        return len(self.int_domains)
+
+    @property
+    def num_bools(self) -> int:
+        """Number of Boolean variables (user and auxiliary)."""
+        return len(self.bool_names)
+
+
+# A linear expression: ({var index: coefficient}, constant).
+Expr = tuple[dict[int, int], int]
+
+
+def _image(values: Iterable[int]) -> Domain:
+    """The domain holding exactly `values`."""
+    return Domain.of([(v, v) for v in set(values)])
+
+
+def _floor_div(a: int, b: int) -> int:
+    return a // b
+
+
+def _mk_and(items: Iterable[NNF]) -> NNF:
+    out: list[NNF] = []
+    for item in items:
+        if item is True:
+            continue
+        if item is False:
+            return False
+        if isinstance(item, tuple) and item[0] == "and":
+            out.extend(item[1])
+        else:
+            out.append(item)
+    if not out:
+        return True
+    return out[0] if len(out) == 1 else ("and", out)
+
+
+def _mk_or(items: Iterable[NNF]) -> NNF:
+    out: list[NNF] = []
+    for item in items:
+        if item is False:
+            continue
+        if item is True:
+            return True
+        if isinstance(item, tuple) and item[0] == "or":
+            out.extend(item[1])
+        else:
+            out.append(item)
+    if not out:
+        return False
+    return out[0] if len(out) == 1 else ("or", out)
+
+
+def _negate_lit(lit: NNF) -> NNF:
+    if lit is True or lit is False:
+        return not lit
+    if isinstance(lit, Linear):
+        return lit.negated()
+    return -lit
+
+
+def _is_lit(x: NNF) -> bool:
+    return not isinstance(x, tuple)
+
+
+def _node(op: str, *args: Node, value: object = None, at: Node | None = None) -> Node:
+    """A synthetic node (decompositions of globals) carrying the position of `at`."""
+    return Node(op, tuple(args), value, at.line if at else 0, at.col if at else 0)
+
+
+def _const(v: int) -> Node:
+    return Node("const", (), v)
+
+
+class Normaliser:
+    """Translates one `Model`; use `normalise()` rather than this class directly."""
+
+    def __init__(self, model: Model, tighten: bool = True) -> None:
+        self.model = model
+        self.tighten = tighten
+        self.csp = NormalCSP()
+        self.int_index: dict[str, int] = {}
+        self.bool_index: dict[str, int] = {}
+        self.origin = -1
+        self.where: Node | None = None
+        self._term_cache: dict[Node, Expr] = {}
+        self._var_cache: dict[tuple, int] = {}
+        self._named: dict[int, tuple[Node, NNF]] = {}
+        self._split_cache: dict[tuple, int] = {}
+        self._depth = 0
+        for var in model.int_vars.values():
+            if var.domain.size > MAX_DOMAIN_SIZE:
+                raise CspError(
+                    f"domain of '{var.name}' has {var.domain.size} values; at most {MAX_DOMAIN_SIZE} are supported",
+                    var.line, var.col, model.file, Exit.LIMIT,
+                )
+            self.int_index[var.name] = len(self.csp.int_domains)
+            self.csp.int_domains.append(var.domain)
+            self.csp.int_names.append(var.name)
+        for bvar in model.bool_vars.values():
+            self.bool_index[bvar.name] = len(self.csp.bool_names)
+            self.csp.bool_names.append(bvar.name)
+
+    # ------------------------------------------------------------ errors and variables
+
+    def error(self, message: str, node: Node | None, exit: Exit = Exit.UNSUPPORTED) -> CspError:
+        """A positioned error at `node` (or at the constraint being translated)."""
+        at = node if node is not None and node.line else self.where
+        return CspError(message, at.line if at else 0, at.col if at else 0, self.model.file, exit)
+
+    def new_int(self, domain: Domain) -> int:
+        """A fresh auxiliary integer variable."""
+        if domain.size > MAX_DOMAIN_SIZE:
+            raise self.error(
+                f"an intermediate value ranges over {domain.size} values; at most {MAX_DOMAIN_SIZE} are supported",
+                None, Exit.LIMIT,
+            )
+        self.csp.int_domains.append(domain)
+        self.csp.int_names.append(None)
+        return len(self.csp.int_domains) - 1
+
+    def new_bool(self) -> int:
+        """A fresh auxiliary Boolean variable, as a positive literal."""
+        self.csp.bool_names.append(None)
+        return len(self.csp.bool_names)
+
+    # ------------------------------------------------------------ clauses
+
+    def emit(self, nnf: NNF, origin: int) -> None:
+        """Add clauses that make `nnf` true (Tseitin variables for nested conjunctions)."""
+        self._emit(nnf, [], origin)
+
+    def _emit(self, nnf: NNF, prefix: list[Lit], origin: int) -> None:
+        if nnf is True:
+            return
+        if nnf is False:
+            self._add_clause(list(prefix), origin)
+            return
+        if _is_lit(nnf):
+            self._add_clause(prefix + [nnf], origin)
+            return
+        kind, items = nnf
+        if kind == "and":
+            for item in items:
+                self._emit(item, prefix, origin)
+            return
+        lits = [x for x in items if _is_lit(x)]
+        conj = [x for x in items if not _is_lit(x)]
+        # One conjunction can be distributed over the rest of the clause without a new variable.
+        for sub in conj[1:]:
+            t = self.new_bool()
+            lits.append(t)
+            self._emit(sub, [-t], -1)
+        if conj:
+            self._emit(conj[0], prefix + lits, origin)
+        else:
+            self._add_clause(prefix + lits, origin)
+
+    def _add_clause(self, lits: list[Lit], origin: int) -> None:
+        out: list[Lit] = []
+        for lit in lits:
+            if isinstance(lit, Linear) and len(lit.vars) > MAX_SUM_TERMS:
+                lit = self._split(lit)
+            out.append(lit)
+        self.csp.clauses.append(out)
+        self.csp.origins.append(origin)
+
+    def _split(self, lit: Linear) -> Linear:
+        """An equivalent-for-satisfiability literal of at most 3 terms.
+
+        Pairs of terms are replaced by an auxiliary ``a ≥ Σ pair``; the literal is
+        ``≤``, so the one direction suffices: a solution of the original extends
+        with ``a = Σ pair``, and every solution of the new clauses satisfies the
+        original (the sum only grew).
+        """
+        doms = self.csp.int_domains
+        terms = sorted(zip(lit.coefs, lit.vars), key=lambda t: doms[t[1]].size)
+        while len(terms) > MAX_SUM_TERMS:
+            nxt: list[tuple[int, int]] = []
+            for k in range(0, len(terms) - 1, 2):
+                pair = (terms[k], terms[k + 1])
+                key = tuple(sorted(pair))
+                aux = self._split_cache.get(key)
+                if aux is None:
+                    expr = ({pair[0][1]: pair[0][0]}, 0)
+                    expr[0][pair[1][1]] = expr[0].get(pair[1][1], 0) + pair[1][0]
+                    aux = self.new_int(self.domain_of(expr))
+                    coefs, vars_ = zip(*pair)
+                    self.csp.clauses.append([Linear(tuple(coefs) + (-1,), tuple(vars_) + (aux,), 0)])
+                    self.csp.origins.append(-1)
+                    self._split_cache[key] = aux
+                nxt.append((1, aux))
+            if len(terms) % 2:
+                nxt.append(terms[-1])
+            terms = sorted(nxt, key=lambda t: doms[t[1]].size)
+        coefs, vars_ = zip(*terms)
+        return Linear(tuple(coefs), tuple(vars_), lit.c)
+
+    # ------------------------------------------------------------ linear expressions
+
+    def bounds(self, expr: Expr) -> tuple[int, int]:
+        """Smallest and largest value of a linear expression over the domains."""
+        lo = hi = expr[1]
+        doms = self.csp.int_domains
+        for v, a in expr[0].items():
+            d = doms[v]
+            if a > 0:
+                lo += a * d.lb
+                hi += a * d.ub
+            else:
+                lo += a * d.ub
+                hi += a * d.lb
+        return lo, hi
+
+    def domain_of(self, expr: Expr) -> Domain:
+        """The values a linear expression takes: exact when cheap, else its interval hull."""
+        coefs, k = expr
+        doms = self.csp.int_domains
+        if not coefs:
+            return Domain.range(k, k)
+        if len(coefs) == 1:
+            (v, a), = coefs.items()
+            d = doms[v]
+            if a == 1 or a == -1:
+                return Domain.of([(a * lo + k, a * hi + k) if a == 1 else (a * hi + k, a * lo + k) for lo, hi in d.intervals])
+            if d.size <= EXACT_IMAGE_LIMIT:
+                return _image(a * x + k for x in d.values())
+            lo, hi = self.bounds(expr)
+            return Domain.range(lo, hi)
+        steps = 1
+        for v in coefs:
+            steps *= doms[v].size
+        if steps <= EXACT_IMAGE_LIMIT:
+            acc = {k}
+            for v, a in coefs.items():
+                acc = {s + a * x for s in acc for x in doms[v].values()}
+            return _image(acc)
+        lo, hi = self.bounds(expr)
+        return Domain.range(lo, hi)
+
+    def le(self, expr: Expr, c: int = 0) -> NNF:
+        """The literal ``expr ≤ c``, folded to True/False when the bounds decide it."""
+        coefs, k = expr
+        c -= k
+        items = [(a, v) for v, a in coefs.items() if a]
+        if not items:
+            return 0 <= c
+        lo, hi = self.bounds(({v: a for a, v in items}, 0))
+        if hi <= c:
+            return True
+        if lo > c:
+            return False
+        g = 0
+        for a, _ in items:
+            g = math.gcd(g, a)
+        if g > 1:
+            items = [(a // g, v) for a, v in items]
+            c = _floor_div(c, g)
+        coefs_t, vars_t = zip(*items)
+        return Linear(tuple(coefs_t), tuple(vars_t), c)
+
+    def compare(self, op: str, a: Expr, b: Expr) -> NNF:
+        """The comparison ``a OP b`` (op canonical: eq ne le lt ge gt) in NNF."""
+        diff = _sub(a, b)
+        neg = _scale(diff, -1)
+        if op == "le":
+            return self.le(diff, 0)
+        if op == "lt":
+            return self.le(diff, -1)
+        if op == "ge":
+            return self.le(neg, 0)
+        if op == "gt":
+            return self.le(neg, -1)
+        if op == "eq":
+            return _mk_and([self.le(diff, 0), self.le(neg, 0)])
+        if op == "ne":
+            return _mk_or([self.le(diff, -1), self.le(neg, -1)])
+        raise self.error(f"unknown comparison '{op}'", None, Exit.INTERNAL)
+
+    def as_var(self, expr: Expr) -> int:
+        """An integer variable equal to `expr` (the variable itself when `expr` is one)."""
+        coefs, k = expr
+        if k == 0 and len(coefs) == 1:
+            (v, a), = coefs.items()
+            if a == 1:
+                return v
+        key = ("lin", tuple(sorted(coefs.items())), k)
+        aux = self._var_cache.get(key)
+        if aux is None:
+            aux = self.new_int(self.domain_of(expr))
+            self._define_eq(aux, expr)
+            self._var_cache[key] = aux
+        return aux
+
+    def _define_eq(self, aux: int, expr: Expr) -> None:
+        d = _sub(expr, ({aux: 1}, 0))
+        self.emit(_mk_and([self.le(d, 0), self.le(_scale(d, -1), 0)]), -1)
+
+    # ------------------------------------------------------------ terms
+
+    def term(self, node: Node) -> Expr:
+        """The linear expression of a term; non-linear parts become auxiliary variables."""
+        op = node.op
+        if op == "const":
+            return {}, int(node.value)
+        if op == "ivar":
+            return {self.int_index[node.value]: 1}, 0
+        if op == "add":
+            acc: Expr = ({}, 0)
+            for arg in node.args:
+                acc = _add(acc, self.term(arg))
+            return acc
+        if op == "sub" or (op == "neg" and len(node.args) > 1):
+            if len(node.args) == 1:
+                return _scale(self.term(node.args[0]), -1)
+            acc = self.term(node.args[0])
+            for arg in node.args[1:]:
+                acc = _sub(acc, self.term(arg))
+            return acc
+        if op == "neg":
+            return _scale(self.term(node.args[0]), -1)
+        if op == "mul":
+            a, b = self.term(node.args[0]), self.term(node.args[1])
+            if not a[0]:
+                return _scale(b, a[1])
+            if not b[0]:
+                return _scale(a, b[1])
+        cached = self._term_cache.get(node)
+        if cached is not None:
+            return cached
+        expr = self._nonlinear(node)
+        self._term_cache[node] = expr
+        return expr
+
+    def _nonlinear(self, node: Node) -> Expr:
+        op = node.op
+        if op == "mul":
+            return self._product(self.term(node.args[0]), self.term(node.args[1]))
+        if op in ("div", "mod"):
+            x = self.term(node.args[0])
+            d = self.term(node.args[1])
+            if d[0]:
+                raise self.error(f"'{op}' by a variable is not supported (the divisor must be a constant)", node.args[1])
+            dv = d[1]
+            if dv == 0:
+                raise self.error(f"'{op}' by zero", node.args[1])
+            if op == "div":
+                return self._unary(x, lambda v: v // dv)
+            return self._unary(x, lambda v: v % dv)
+        if op == "abs":
+            return self._unary(self.term(node.args[0]), abs)
+        if op in ("min", "max"):
+            return self._minmax(op, self.term(node.args[0]), self.term(node.args[1]))
+        if op == "if":
+            cond = self.named(node.args[0])
+            a, b = self.term(node.args[1]), self.term(node.args[2])
+            if cond is True:
+                return a
+            if cond is False:
+                return b
+            z = self.new_int(Domain.of(list(self.domain_of(a).intervals) + list(self.domain_of(b).intervals)))
+            za, zb = _sub(({z: 1}, 0), a), _sub(({z: 1}, 0), b)
+            for sel, d in ((_negate_lit(cond), za), (cond, zb)):
+                self.emit(_mk_or([sel, _mk_and([self.le(d, 0), self.le(_scale(d, -1), 0)])]), -1)
+            return {z: 1}, 0
+        if op == "pow":
+            raise self.error("'pow' is not supported (Sugar does not support it either)", node)
+        if op == "bvar":
+            raise self.error(f"Boolean variable '{node.value}' used as an integer", node, Exit.SEMANTIC)
+        raise self.error(f"'{op}' is not an integer term", node, Exit.SEMANTIC)
+
+    def _unary(self, x: Expr, f: Callable[[int], int]) -> Expr:
+        """``z = f(x)`` as a table over the values of `x`: exact image, holes kept."""
+        if not x[0]:
+            return {}, f(x[1])
+        coefs, k = x
+        if len(coefs) == 1:
+            (v, a), = coefs.items()
+            g = (lambda u, a=a, k=k: f(a * u + k))
+        else:
+            v, g = self.as_var(x), f
+        key = ("fun", v, tuple(g(u) for u in self.csp.int_domains[v].values()))
+        z = self._var_cache.get(key)
+        if z is None:
+            dom = self.csp.int_domains[v]
+            table = [(u, g(u)) for u in dom.values()]
+            z = self.new_int(_image(w for _, w in table))
+            self._table(v, table, z)
+            self._var_cache[key] = z
+        return {z: 1}, 0
+
+    def _table(self, x: int, table: list[tuple[int, int]], z: int) -> None:
+        """``x = u → z = w`` for each (u, w): two clauses per value, exact."""
+        for u, w in table:
+            not_u = _mk_or([self.le(({x: 1}, 0), u - 1), self.le(({x: -1}, 0), -u - 1)])
+            self.emit(_mk_or([not_u, self.le(({z: 1}, 0), w)]), -1)
+            self.emit(_mk_or([not_u, self.le(({z: -1}, 0), -w)]), -1)
+
+    def _minmax(self, op: str, a: Expr, b: Expr) -> Expr:
+        da, db = self.domain_of(a), self.domain_of(b)
+        if op == "min":
+            vals = [(lo, min(hi, db.ub)) for lo, hi in da.intervals] + [(lo, min(hi, da.ub)) for lo, hi in db.intervals]
+        else:
+            vals = [(max(lo, db.lb), hi) for lo, hi in da.intervals] + [(max(lo, da.lb), hi) for lo, hi in db.intervals]
+        z = self.new_int(Domain.of(vals))
+        za, zb = _sub(({z: 1}, 0), a), _sub(({z: 1}, 0), b)
+        if op == "min":  # z ≤ a, z ≤ b, z ≥ a ∨ z ≥ b
+            self.emit(_mk_and([self.le(za), self.le(zb), _mk_or([self.le(_scale(za, -1)), self.le(_scale(zb, -1))])]), -1)
+        else:
+            self.emit(_mk_and([self.le(_scale(za, -1)), self.le(_scale(zb, -1)), _mk_or([self.le(za), self.le(zb)])]), -1)
+        return {z: 1}, 0
+
+    def _product(self, a: Expr, b: Expr) -> Expr:
+        """``a·b`` of two non-constant expressions, by case split on the smaller domain."""
+        x, y = self.as_var(a), self.as_var(b)
+        doms = self.csp.int_domains
+        if doms[x].size > doms[y].size:
+            x, y = y, x
+        key = ("mul", x, y)
+        z = self._var_cache.get(key)
+        if z is not None:
+            return {z: 1}, 0
+        dx, dy = doms[x], doms[y]
+        if dx.size * dy.size <= EXACT_IMAGE_LIMIT:
+            dom = _image(u * w for u in dx.values() for w in dy.values())
+        else:
+            corners = [u * w for u in (dx.lb, dx.ub) for w in (dy.lb, dy.ub)]
+            dom = Domain.range(min(corners), max(corners))
+        z = self.new_int(dom)
+        self._var_cache[key] = z
+        for u in dx.values():
+            not_u = _mk_or([self.le(({x: 1}, 0), u - 1), self.le(({x: -1}, 0), -u - 1)])
+            d = ({z: 1, y: -u} if u else {z: 1}, 0)
+            self.emit(_mk_or([not_u, self.le(d, 0)]), -1)
+            self.emit(_mk_or([not_u, self.le(_scale(d, -1), 0)]), -1)
+        return {z: 1}, 0
+
+    # ------------------------------------------------------------ formulas
+
+    def named(self, node: Node) -> NNF:
+        """A literal equivalent to the formula `node` (a Tseitin variable when it is compound)."""
+        hit = self._named.get(id(node))
+        if hit is not None:
+            return hit[1]
+        pos = self.formula(node, True)
+        if not _is_lit(pos):
+            t = self.new_bool()
+            self.emit(_mk_or([-t, pos]), -1)
+            self.emit(_mk_or([t, self.formula(node, False)]), -1)
+            pos = t
+        self._named[id(node)] = (node, pos)
+        return pos
+
+    def formula(self, node: Node, pos: bool) -> NNF:
+        """The formula `node` (or its negation when `pos` is False) in negation normal form."""
+        op = node.op
+        if op == "true" or op == "false":
+            return (op == "true") == pos
+        if op == "const":
+            return (int(node.value) > 0) == pos
+        if op == "bvar":
+            lit = self.bool_index[node.value] + 1
+            return lit if pos else -lit
+        if op == "ivar":
+            return self.compare("gt" if pos else "le", self.term(node), ({}, 0))
+        if op == "not":
+            return self.formula(node.args[0], not pos)
+        if op in ("and", "or"):
+            parts = [self.formula(a, pos) for a in node.args]
+            return _mk_and(parts) if (op == "and") == pos else _mk_or(parts)
+        if op == "imp":
+            a, b = node.args
+            if pos:
+                return _mk_or([self.formula(a, False), self.formula(b, True)])
+            return _mk_and([self.formula(a, True), self.formula(b, False)])
+        if op in ("iff", "xor"):
+            lits = [self.named(a) for a in node.args]
+            acc = lits[0]
+            for nxt in lits[1:]:
+                acc = self._iff(acc, nxt) if op == "iff" else _negate_lit(self._iff(acc, nxt))
+            return acc if pos else _negate_lit(acc)
+        if op in ("eq", "ne", "le", "lt", "ge", "gt"):
+            a, b = self.term(node.args[0]), self.term(node.args[1])
+            return self.compare(op if pos else _NEGATED[op], a, b)
+        if op == "pcall":
+            return self._inline(node, pos)
+        if op == "rcall":
+            return self._relation(node, pos)
+        decompose = _GLOBALS.get(op)
+        if decompose is not None:
+            return self.formula(decompose(self, node), pos)
+        raise self.error(f"'{op}' is not a formula", node, Exit.SEMANTIC)
+
+    def _iff(self, a: NNF, b: NNF) -> NNF:
+        """A literal for ``a ↔ b`` of two literals."""
+        if a is True or a is False:
+            return b if a else _negate_lit(b)
+        if b is True or b is False:
+            return a if b else _negate_lit(a)
+        t = self.new_bool()
+        na, nb = _negate_lit(a), _negate_lit(b)
+        self.emit(_mk_and([_mk_or([-t, na, b]), _mk_or([-t, a, nb]), _mk_or([t, a, b]), _mk_or([t, na, nb])]), -1)
+        return t
+
+    def _inline(self, node: Node, pos: bool) -> NNF:
+        pred = self.model.predicates[node.value]
+        binding = dict(zip(pred.params, node.args))
+        if self._depth >= MAX_INLINE_DEPTH:
+            raise self.error(f"predicate '{node.value}' calls itself too deeply", node, Exit.LIMIT)
+        self._depth += 1
+        try:
+            return self.formula(_substitute(pred.body, binding), pos)
+        finally:
+            self._depth -= 1
+
+    def _relation(self, node: Node, pos: bool) -> NNF:
+        rel = self.model.relations[node.value]
+        exprs = [self.term(a) for a in node.args]
+        doms = [self.domain_of(e) for e in exprs]
+        # A tuple of another length than the call never matches (Sugar 2.3.3 behaves so).
+        tuples = [t[: rel.arity] for t in rel.tuples]
+        tuples = [t for t in tuples if len(t) == len(exprs) and all(v in d for v, d in zip(t, doms))]
+        tuples = list(dict.fromkeys(tuples))
+
+        def match(t: tuple[int, ...]) -> NNF:
+            return _mk_and(self.compare("eq", e, ({}, v)) for e, v in zip(exprs, t))
+
+        def differ(t: tuple[int, ...]) -> NNF:
+            return _mk_or(self.compare("ne", e, ({}, v)) for e, v in zip(exprs, t))
+
+        if rel.supports == pos:
+            return _mk_or(match(t) for t in tuples)
+        return _mk_and(differ(t) for t in tuples)
+
+    # ------------------------------------------------------------ top level
+
+    def run(self) -> NormalCSP:
+        """Translate every constraint of the model."""
+        constraints = self.model.constraints
+        done = [False] * len(constraints)
+        if self.tighten:
+            for i, con in enumerate(constraints):
+                done[i] = self._try_tighten(i, con.formula)
+        for i, con in enumerate(constraints):
+            if done[i]:
+                continue
+            self.origin, self.where = i, con.formula
+            f = con.formula
+            if f.op == "alldifferent":
+                self._alldifferent(f, i)
+                continue
+            self.emit(self.formula(f, True), i)
+        return self.csp
+
+    def _try_tighten(self, i: int, f: Node) -> bool:
+        """Intersect a domain with a top-level single-variable comparison; True when absorbed."""
+        if f.op not in ("eq", "ne", "le", "lt", "ge", "gt"):
+            return False
+        if any(n.op not in _LINEAR_OPS or (n.op == "mul" and not _has_const(n)) for n in f.walk()):
+            return False
+        self.where = f
+        nnf = self.formula(f, True)
+        lits = nnf[1] if isinstance(nnf, tuple) else [nnf]
+        if nnf is True:
+            return True
+        if nnf is False:
+            return False
+        if not all(isinstance(x, Linear) and len(x.vars) == 1 for x in lits):
+            return False
+        var = lits[0].vars[0]
+        if any(x.vars[0] != var for x in lits):
+            return False
+        pieces = [_allowed(x) for x in lits]
+        dom = self.csp.int_domains[var]
+        if nnf[0] == "and" if isinstance(nnf, tuple) else True:
+            for lo, hi in pieces:
+                dom = Domain.of([(max(a, lo), min(b, hi)) for a, b in dom.intervals])
+        else:
+            dom = Domain.of([(max(a, lo), min(b, hi)) for a, b in dom.intervals for lo, hi in pieces])
+        if dom.is_empty():
+            return False
+        self.csp.int_domains[var] = dom
+        return True
+
+    def _alldifferent(self, node: Node, origin: int) -> None:
+        """A top-level alldifferent: an `AllDifferent` record and Sugar's pigeonhole hints."""
+        exprs = [self.term(a) for a in node.args]
+        consts = [e[1] for e in exprs if not e[0]]
+        if len(set(consts)) < len(consts):
+            self.emit(False, origin)
+            return
+        vars_: list[int] = []
+        offsets: list[int] = []
+        for e in exprs:
+            if not e[0]:
+                continue
+            coefs, k = e
+            if len(coefs) == 1 and next(iter(coefs.values())) == 1:
+                vars_.append(next(iter(coefs)))
+                offsets.append(k)
+            else:
+                vars_.append(self.as_var(e))
+                offsets.append(0)
+            for c in consts:
+                self.emit(self.compare("ne", e, ({}, c)), origin)
+        if len(vars_) >= 2:
+            self.csp.alldiffs.append(AllDifferent(tuple(vars_), tuple(offsets), origin))
+        n = len(exprs)
+        if n >= 2:
+            bounds = [self.bounds(e) for e in exprs]
+            lb = min(b[0] for b in bounds)
+            ub = max(b[1] for b in bounds)
+            # Pigeonhole: n distinct values cannot all lie below lb+n-1 (or above ub-n+1).
+            self.emit(_mk_or(self.le(_scale(e, -1), -(lb + n - 1)) for e in exprs), origin)
+            self.emit(_mk_or(self.le(e, ub - n + 1) for e in exprs), origin)
+
+
+# ---------------------------------------------------------------- helpers
+
+
+_NEGATED = {"eq": "ne", "ne": "eq", "le": "gt", "lt": "ge", "ge": "lt", "gt": "le"}
+_LINEAR_OPS = frozenset({"eq", "ne", "le", "lt", "ge", "gt", "const", "ivar", "add", "sub", "neg", "mul"})
+
+
+def _has_const(node: Node) -> bool:
+    return any(a.op == "const" for a in node.args)
+
+
+def _allowed(lit: Linear) -> tuple[int, int]:
+    """The interval of x allowed by ``a·x ≤ c``."""
+    a, c = lit.coefs[0], lit.c
+    big = 1 << 62
+    if a > 0:
+        return -big, c // a
+    return -(c // -a), big
+
+
+def _add(a: Expr, b: Expr) -> Expr:
+    coefs = dict(a[0])
+    for v, k in b[0].items():
+        s = coefs.get(v, 0) + k
+        if s:
+            coefs[v] = s
+        else:
+            coefs.pop(v, None)
+    return coefs, a[1] + b[1]
+
+
+def _scale(a: Expr, k: int) -> Expr:
+    if k == 0:
+        return {}, 0
+    return {v: c * k for v, c in a[0].items()}, a[1] * k
+
+
+def _sub(a: Expr, b: Expr) -> Expr:
+    return _add(a, _scale(b, -1))
+
+
+def _substitute(body: Node, binding: dict[str, Node]) -> Node:
+    """`body` with every ``param`` node replaced by its bound argument."""
+    if body.op == "param":
+        return binding[body.value]
+    if not body.args:
+        return body
+    return Node(body.op, tuple(_substitute(a, binding) for a in body.args), body.value, body.line, body.col)
+
+
+# ---------------------------------------------------------------- global constraints (Sugar's decompositions)
+
+
+def _pairs(items: list) -> Iterable[tuple]:
+    for i in range(len(items)):
+        for j in range(i + 1, len(items)):
+            yield items[i], items[j]
+
+
+def _g_alldifferent(n: Normaliser, node: Node) -> Node:
+    return _node("and", *(_node("ne", a, b, at=node) for a, b in _pairs(list(node.args))), at=node)
+
+
+def _g_weightedsum(n: Normaliser, node: Node) -> Node:
+    terms, rhs = node.args
+    total = _node("add", *(_node("mul", wt.args[0], wt.args[1]) for wt in terms.args), at=node)
+    return _node(node.value, total, rhs, at=node)
+
+
+def _indicator(term: Node, value: Node) -> Node:
+    return _node("if", _node("eq", term, value), _const(1), _const(0))
+
+
+def _g_count(n: Normaliser, node: Node) -> Node:
+    value, terms, rhs = node.args
+    return _node(node.value, _node("add", *(_indicator(t, value) for t in terms.args)), rhs, at=node)
+
+
+def _g_element(n: Normaliser, node: Node) -> Node:
+    index, terms, rhs = node.args
+    items = [_node("ge", index, _const(1)), _node("le", index, _const(len(terms.args)))]
+    for k, t in enumerate(terms.args, 1):
+        items.append(_node("imp", _node("eq", index, _const(k)), _node(node.value, t, rhs)))
+    return _node("and", *items, at=node)
+
+
+def _g_cumulative(n: Normaliser, node: Node) -> Node:
+    tasks, limit = node.args
+    items: list[Node] = []
+    spans: list[tuple[Node, Node, Node]] = []
+    for task in tasks.args:
+        o, d, e, h = task.args
+        if o.op == "nil":
+            o = _node("sub", e, d)
+        elif d.op == "nil":
+            d = _node("sub", e, o)
+        elif e.op == "nil":
+            e = _node("add", o, d)
+        else:
+            items.append(_node("eq", _node("add", o, d), e, at=task))
+        spans.append((o, e, h))
+    # The load only rises at an origin, so checking the origins checks every time point.
+    for t, _, _ in spans:
+        load = [_node("if", _node("and", _node("le", o, t), _node("lt", t, e)), h, _const(0)) for o, e, h in spans]
+        items.append(_node("le", _node("add", *load), limit, at=node))
+    return _node("and", *items, at=node)
+
+
+def _g_disjunctive(n: Normaliser, node: Node) -> Node:
+    (tasks,) = node.args
+    items = []
+    for (o1, d1), (o2, d2) in _pairs([t.args for t in tasks.args]):
+        # A task of duration ≤ 0 covers no time point and so overlaps anything (as in cumulative).
+        items.append(_node("or", _node("le", d1, _const(0)), _node("le", d2, _const(0)),
+                           _node("le", _node("add", o1, d1), o2), _node("le", _node("add", o2, d2), o1)))
+    return _node("and", *items, at=node)
+
+
+def _g_lex(n: Normaliser, node: Node) -> Node:
+    xs, ys = (list(a.args) for a in node.args)
+    strict = node.op == "lex_less"
+    # Built from the last position back: lex(i) = x_i < y_i ∨ (x_i = y_i ∧ lex(i+1)).
+    acc = _node("true") if not strict else _node("false")
+    if len(xs) < len(ys):
+        acc = _node("true")
+    elif len(xs) > len(ys):
+        acc = _node("false")
+    for x, y in reversed(list(zip(xs, ys))):
+        acc = _node("and", _node("le", x, y), _node("or", _node("lt", x, y), acc))
+    return acc
+
+
+def _g_nvalue(n: Normaliser, node: Node) -> Node:
+    count, terms = node.args
+    values: set[int] = set()
+    for t in terms.args:
+        values.update(n.domain_of(n.term(t)).values())
+    used = [_node("if", _node("or", *(_node("eq", t, _const(v)) for t in terms.args)), _const(1), _const(0))
+            for v in sorted(values)]
+    return _node("eq", count, _node("add", *used), at=node)
+
+
+def _gcc_items(terms: Node, pairs: Node, node: Node) -> list[Node]:
+    return [_node("eq", _node("add", *(_indicator(t, p.args[0]) for t in terms.args)), p.args[1], at=node)
+            for p in pairs.args]
+
+
+def _g_gcc(n: Normaliser, node: Node) -> Node:
+    terms, pairs = node.args
+    return _node("and", *_gcc_items(terms, pairs, node), at=node)
+
+
+def _g_gcc_costs(n: Normaliser, node: Node) -> Node:
+    terms, pairs, table, cost = node.args
+    items = _gcc_items(terms, pairs, node)
+    costs = []
+    for entry in table.args:
+        i, j, w = (int(a.value) for a in entry.args)
+        if 1 <= i <= len(terms.args) and 1 <= j <= len(pairs.args):
+            cond = _node("eq", terms.args[i - 1], pairs.args[j - 1].args[0])
+            costs.append(_node("if", cond, _const(w), _const(0)))
+    items.append(_node("eq", cost, _node("add", *costs), at=node))
+    return _node("and", *items, at=node)
+
+
+_GLOBALS: dict[str, Callable[[Normaliser, Node], Node]] = {
+    "alldifferent": _g_alldifferent,
+    "weightedsum": _g_weightedsum,
+    "count": _g_count,
+    "element": _g_element,
+    "cumulative": _g_cumulative,
+    "disjunctive": _g_disjunctive,
+    "lex_less": _g_lex,
+    "lex_lesseq": _g_lex,
+    "nvalue": _g_nvalue,
+    "global_cardinality": _g_gcc,
+    "global_cardinality_with_costs": _g_gcc_costs,
+}
+
+
+def normalise(model: Model, tighten: bool = True) -> NormalCSP:
+    """Normalise a checked model.
+
+    `tighten`: absorb top-level single-variable comparisons into the domains
+    (turn off when every constraint must stay separately switchable).
+    Raises `CspError` for constructs that cannot be translated.
+    """
+    return Normaliser(model, tighten).run()
