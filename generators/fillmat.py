@@ -159,6 +159,11 @@ def _clue_pairs(puzzle: Fillmat) -> list[tuple[Pos, Pos, list[Pos]]]:
     return pairs
 
 
+def puzzle_variables(puzzle: Fillmat) -> list[str]:
+    """The variables that determine a solution: the block size ``a_R_C`` of every cell."""
+    return [_a((r, c)) for r in range(puzzle.rows) for c in range(puzzle.cols)]
+
+
 def generate(puzzle: Fillmat) -> str:
     """The Sugar CSP text of `puzzle` (cell sizes and roles, the seed 004 encoding)."""
     rows, cols = puzzle.rows, puzzle.cols

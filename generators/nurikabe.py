@@ -124,6 +124,15 @@ def _distance_bounds(puzzle: Nurikabe, cell: Pos, values: dict[int, int | None])
     return lo, max(lo, hi)
 
 
+def puzzle_variables(puzzle: Nurikabe) -> list[str]:
+    """The variables that determine a solution: the island number ``g_R_C`` of every cell.
+
+    (The distances ``d`` and wall numbering ``z``/``r`` are not determined by the
+    shading, so counting answers must be projected on these.)
+    """
+    return [_name("g", (r, c)) for r in range(puzzle.rows) for c in range(puzzle.cols)]
+
+
 def generate(puzzle: Nurikabe) -> str:
     """The Sugar CSP text of `puzzle`."""
     rows, cols = puzzle.rows, puzzle.cols

@@ -146,6 +146,9 @@ def placement_variables(box: Box) -> list[str]:
     return [ch.var for ch in box.choosers]
 
 
+puzzle_variables = placement_variables
+
+
 def generate(box: Box) -> str:
     """The Sugar CSP text of packing the 12 pentominoes into `box`."""
     letters = list(PIECES)

@@ -11,7 +11,7 @@ clue that owns cell (R, C) (see `generators.boardkit.exact_cover`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from generators.base import Genre, PuzzleError, Values, register
 from generators.boardkit import (
@@ -38,8 +38,8 @@ class Clue:
     row: int
     col: int
     area: int | None
-    line: int
-    column: int
+    line: int = field(default=0, compare=False)
+    column: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True)
@@ -123,6 +123,11 @@ def read(text: str) -> Shikaku:
             if (r, c) not in covered:
                 raise PuzzleError("no clue's rectangle can cover this cell", token.line, token.col)
     return Shikaku(rows, cols, tuple(clues), tuple(rects), tuple(choosers))
+
+
+def puzzle_variables(puzzle: Shikaku) -> list[str]:
+    """The variables that determine a solution: the candidate number ``k_R_C`` of every clue."""
+    return [ch.var for ch in puzzle.choosers]
 
 
 def generate(puzzle: Shikaku) -> str:
