@@ -647,7 +647,62 @@ class Normaliser:
                 self._alldifferent(f, i)
                 continue
             self.emit(self.formula(f, True), i)
+        if self.tighten:
+            self._propagate_bounds()
         return self.csp
+
+    def _propagate_bounds(self) -> None:
+        """Shrink domains by bounds reasoning on the unit linear clauses, to a fixpoint.
+
+        ``Σ aᵢ·xᵢ ≤ c`` gives ``aⱼ·xⱼ ≤ c - Σ_{i≠j} min(aᵢ·xᵢ)``. Every clause is a hard
+        constraint here (tightening is off with selectors), so the values removed
+        are in no solution; an emptied domain means the problem is unsatisfiable.
+        """
+        doms = self.csp.int_domains
+        units = [c[0] for c in self.csp.clauses if len(c) == 1 and isinstance(c[0], Linear) and len(c[0].vars) > 1]
+        uses: dict[int, list[int]] = {}
+        for k, lit in enumerate(units):
+            for v in lit.vars:
+                uses.setdefault(v, []).append(k)
+        lb = {v: doms[v].lb for v in uses}
+        ub = {v: doms[v].ub for v in uses}
+        queue = list(range(len(units)))
+        queued = [True] * len(units)
+        budget = 100 * len(units) + 10000  # bounds propagation can crawl; stop early, it is only an optimisation
+        while queue and budget:
+            budget -= 1
+            k = queue.pop()
+            queued[k] = False
+            lit = units[k]
+            mins = [a * lb[v] if a > 0 else a * ub[v] for a, v in zip(lit.coefs, lit.vars)]
+            slack = lit.c - sum(mins)
+            if slack < 0:
+                self.csp.clauses.append([])
+                self.csp.origins.append(-1)
+                return
+            for a, v, m in zip(lit.coefs, lit.vars, mins):
+                bound = slack + m
+                if a > 0:
+                    new = bound // a
+                    if new >= ub[v]:
+                        continue
+                    ub[v] = new
+                else:
+                    new = -(bound // -a)
+                    if new <= lb[v]:
+                        continue
+                    lb[v] = new
+                dom = Domain.of([(max(lo, lb[v]), min(hi, ub[v])) for lo, hi in doms[v].intervals])
+                if dom.is_empty():
+                    self.csp.clauses.append([])
+                    self.csp.origins.append(-1)
+                    return
+                doms[v] = dom
+                lb[v], ub[v] = dom.lb, dom.ub
+                for j in uses[v]:
+                    if not queued[j]:
+                        queued[j] = True
+                        queue.append(j)
 
     def _try_tighten(self, i: int, f: Node) -> bool:
         """Intersect a domain with a top-level single-variable comparison; True when absorbed."""
