@@ -1,0 +1,86 @@
+"""Command `csp2sat check`: run the front end (parse and check) on CSP files and report.
+
+On success prints the warnings to stderr and one summary line per file to
+stdout; on failure prints the error and exits with the status of the first
+failing file (syntax 3, names/arity/types 4, unsupported 5, file 7).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from csp2sat.commands._common import read_text
+from csp2sat.diagnostics import CspError, Exit
+from csp2sat.syntax import GLOBAL_OPS, Model
+
+NAME = "check"
+HELP = "parse and check CSP files: print a summary, or the errors with their positions"
+DESCRIPTION = """\
+Parse and check Sugar CSP files without solving them. For each file prints a
+summary line to stdout (warnings go to stderr), or the first error as
+FILE:LINE:COL: error: MESSAGE. "-" reads standard input.
+
+examples:
+  csp2sat check queens.csp
+  csp2sat check tests/conformance/errors/*.csp
+  generate_csp | csp2sat check -
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of `csp2sat check`."""
+    parser.add_argument("files", nargs="+", metavar="FILE", help="CSP files ('-' for standard input)")
+    parser.add_argument("-q", "--quiet", action="store_true", help="print no warnings")
+
+
+def read_source(path: str) -> str:
+    """The text of `path`, or of standard input for ``-``."""
+    if path == "-":
+        try:
+            return sys.stdin.read()
+        except UnicodeDecodeError as err:
+            raise CspError(f"not UTF-8 text (byte {err.start})", file="<stdin>", exit=Exit.IO) from None
+    return read_text(path)
+
+
+def load(path: str) -> Model:
+    """Parse and check the file `path` (``-``: standard input)."""
+    from csp2sat.checker import check
+    from csp2sat.parser import parse_text
+
+    name = "<stdin>" if path == "-" else path
+    return check(parse_text(read_source(path), file=name))
+
+
+def summary(model: Model) -> str:
+    """One line: sizes of the model and its largest domain."""
+    n_global = sum(1 for c in model.constraints if c.formula.op in GLOBAL_OPS)
+    text = (
+        f"{len(model.int_vars)} int, {len(model.bool_vars)} bool, "
+        f"{len(model.constraints)} constraints ({n_global} global)"
+    )
+    if model.int_vars:
+        largest = max(model.int_vars.values(), key=lambda v: v.domain.size)
+        text += f", largest domain {largest.domain.size} ({largest.name})"
+    if model.objective:
+        text += f", {model.objective.sense} {model.objective.var}"
+    return text
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check every file; the status is that of the first failing file (0 if all pass)."""
+    status = 0
+    for path in args.files:
+        name = "<stdin>" if path == "-" else path
+        try:
+            model = load(path)
+        except CspError as err:
+            print(str(err), file=sys.stderr)
+            status = status or int(err.exit)
+            continue
+        if not args.quiet:
+            for warning in model.warnings:
+                print(str(warning), file=sys.stderr)
+        print(f"{name}: ok: {summary(model)}")
+    return status
