@@ -95,7 +95,7 @@ class _Checker:
         self.current_predicate = ""
         # predicate -> how each parameter is used in the body: "formula", "term" or "" (unused)
         self.param_kinds: dict[str, tuple[str, ...]] = {}
-        self.later: dict[str, tuple[str, int]] = self._declared_names()
+        self.later: dict[str, tuple[str, int, int]] = self._declared_names()
 
     # ---------------------------------------------------------- helpers
 
@@ -107,9 +107,9 @@ class _Checker:
             Diagnostic(message, getattr(node, "line", 0), getattr(node, "col", 0), self.file, "warning")
         )
 
-    def _declared_names(self) -> dict[str, tuple[str, int]]:
+    def _declared_names(self) -> dict[str, tuple[str, int, int]]:
         """Every declared name -> (what it is, line), to explain a use before the definition."""
-        names: dict[str, tuple[str, int]] = {}
+        names: dict[str, tuple[str, int, int]] = {}
         for stmt in self.tree.statements:
             kind = {
                 IntDecl: "integer variable",
@@ -119,12 +119,12 @@ class _Checker:
                 RelationDecl: "relation",
             }.get(type(stmt))
             if kind:
-                names.setdefault(stmt.name, (kind, stmt.line))  # type: ignore[union-attr]
+                names.setdefault(stmt.name, (kind, stmt.line, stmt.col))  # type: ignore[union-attr]
         return names
 
     def _undefined(self, name: str, what: str, node: Node, exit: Exit = Exit.SEMANTIC) -> CspError:
         later = self.later.get(name)
-        if later and later[1] > node.line:
+        if later and later[1:] > (node.line, node.col):
             return self.error(f"{later[0]} '{name}' is used before its definition at line {later[1]}", node)
         return self.error(f"undefined {what} '{name}'", node, exit)
 
@@ -446,7 +446,7 @@ class _Checker:
         name = node.value
         assert isinstance(name, str)
         later = self.later.get(name)
-        if later and later[0] in ("predicate", "relation") and later[1] > node.line:
+        if later and later[0] in ("predicate", "relation") and later[1:] > (node.line, node.col):
             return self.error(f"{later[0]} '{name}' is used before its definition at line {later[1]}", node)
         if name in _DECLARATION_WORDS:
             return self.error(f"'({name} ...)' is a declaration: it is only allowed at the top level", node, Exit.SYNTAX)

@@ -155,7 +155,8 @@ class _Builder(Transformer):
 
     @staticmethod
     def nil(children: list) -> Node:
-        return Node("nil")
+        tok = children[0]
+        return Node("nil", (), None, tok.line, tok.column)
 
     @staticmethod
     def task(children: list) -> Node:
