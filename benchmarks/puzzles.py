@@ -1,0 +1,68 @@
+"""Benchmark of the puzzle pipeline: generate, parse+compile, solve and draw, per board of data/.
+
+For every instance (or those of the genres named on the command line) prints
+the time of each stage and the total, then the largest board of each genre
+and the worst total. The targets: every board under 2 s end to end, Hashi
+19x41 and Slitherlink 30x25 under 1 s.
+
+usage: .venv/bin/python benchmarks/puzzles.py [GENRE...] [--unique]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from generators.base import genre, genre_names  # noqa: E402
+from generators.run import solve_puzzle  # noqa: E402
+from scripts.regen_csp import GENRE_DIRS, puzzle_files  # noqa: E402
+
+
+def main() -> int:
+    """Run the benchmark and print one line per board."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("genres", nargs="*", help="genres to run (default: all)")
+    parser.add_argument("--unique", action="store_true", help="also time the uniqueness check")
+    args = parser.parse_args()
+    names = args.genres or genre_names()
+    print(f"{'board':50s} {'size':>7s} {'gen':>6s} {'compile':>7s} {'solve':>6s} {'draw':>6s} {'total':>6s}"
+          f" {'clauses':>8s}" + ("  unique(s)" if args.unique else ""))
+    worst: tuple[float, str] = (0.0, "")
+    largest: dict[str, tuple[int, str, float]] = {}
+    for name in names:
+        g = genre(name)
+        for path in puzzle_files(GENRE_DIRS[g.name]):
+            puzzle = g.read(path.read_text(encoding="utf-8"))
+            t0 = time.perf_counter()
+            run = solve_puzzle(g, puzzle, unique=args.unique)
+            t1 = time.perf_counter()
+            if run.solution is not None:
+                g.render(puzzle, run.solution, "drawing")
+            draw = time.perf_counter() - t1
+            total = sum(run.times[k] for k in ("generate", "compile", "solve")) + draw
+            rows = len(path.read_text().strip().splitlines())
+            size = path.stem.rsplit("_", 1)[-1]
+            label = f"{g.name}/{path.stem}"
+            extra = f"  {run.times.get('unique', 0):.3f} {'unique' if run.unique else 'MULTIPLE'}" if args.unique else ""
+            print(f"{label:50s} {size:>7s} {run.times['generate']:6.3f} {run.times['compile']:7.3f}"
+                  f" {run.times['solve']:6.3f} {draw:6.3f} {total:6.3f} {run.stats['cnf_clauses']:8d}{extra}",
+                  flush=True)
+            worst = max(worst, (total, label))
+            cells = len(path.read_text().split()) if rows else 0
+            if g.name not in largest or path.stat().st_size > largest[g.name][0]:
+                largest[g.name] = (path.stat().st_size, label, total)
+            del t0, cells
+    print()
+    for gname, (_, label, total) in largest.items():
+        print(f"largest {gname:14s} {label:50s} total {total:.3f} s")
+    print(f"worst total: {worst[0]:.3f} s ({worst[1]})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

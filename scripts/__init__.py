@@ -1,0 +1,1 @@
+"""Maintenance scripts of the project (run from the repository root)."""
