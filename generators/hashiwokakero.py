@@ -163,6 +163,11 @@ def decode(p: Hashi, values: Values) -> dict[Bridge, int]:
     return used
 
 
+def exclude(p: Hashi, s: dict[Bridge, int]) -> str:
+    """A Sugar constraint that excludes the bridges of `s` whatever their directions (for uniqueness checks)."""
+    return f"(or {' '.join(f'(!= (abs {b.var}) {s.get(b, 0)})' for b in p.bridges)})"
+
+
 def _cells(p: Hashi, s: dict[Bridge, int]) -> dict[Pos, tuple[bool, int]]:
     # Water cells under a bridge: position -> (horizontal?, count).
     covered = {}

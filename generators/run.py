@@ -5,11 +5,14 @@ benchmark, so that all three time and check exactly the same steps. The
 uniqueness check solves again with the answer's *puzzle* variables excluded:
 those are the variables the genre's decoder reads (recorded while it reads
 them), so two solutions that differ only in auxiliary numbering (``z``, ``p``,
-...) are the same answer.
+...) are the same answer. A genre whose puzzle variables carry more than the
+answer (Hashiwokakero's bridge directions) defines ``exclude(puzzle, solution)``
+in its module: a Sugar constraint that excludes the answer, solved afresh.
 """
 
 from __future__ import annotations
 
+import importlib
 import time
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Mapping
@@ -84,7 +87,13 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
         except PuzzleError as err:  # the generator and decoder disagree on names: our bug
             raise RuntimeError(f"{genre.name}: decoding our own answer failed: {err}") from err
         if unique:
-            sat.add_clause(compiled.block_clause(recorder.used))
-            run.unique = not sat.solve()
+            exclude = getattr(importlib.import_module(genre.generate.__module__), "exclude", None)
+            if exclude is None:
+                sat.add_clause(compiled.block_clause(recorder.used))
+                run.unique = not sat.solve()
+            else:
+                other = compile_model(check(parse_text(csp + exclude(puzzle, run.solution) + "\n", file=file)))
+                with Solver(name=solver, bootstrap_with=other.clauses()) as second:
+                    run.unique = not second.solve()
             run.times["unique"] = time.perf_counter() - t3
     return run
