@@ -58,8 +58,8 @@ def lt_predicate(width: int) -> str:
 def single_loop(out: CspText, nodes: Sequence[Pos], edges: Sequence[Edge], certain: Sequence[Pos] = ()) -> None:
     """Write the rules "the edges with value 1 form exactly one closed loop" into `out`.
 
-    `nodes` are in reading order; `certain` lists nodes known to be on every
-    loop (the first becomes the root). Declares ``p``/``z`` (and ``s`` without a
+    `nodes` are in reading order; `certain` lists nodes the loop must pass
+    through (the first becomes the root). Declares ``p``/``z`` (and ``s`` without a
     certain node) variables; the edge variables must already be declared 0..1.
     """
     incident: dict[Pos, list[tuple[str, Pos]]] = {n: [] for n in nodes}
@@ -93,8 +93,9 @@ def single_loop(out: CspText, nodes: Sequence[Pos], edges: Sequence[Edge], certa
         out.extend(f"(bool {bit})" for bit in _bits(node, width))
     nonroot: dict[Pos, str] = {}
     if root is not None:
-        out.comment(f"the root is node {root[0]},{root[1]}, which every solution passes through; it is number 0")
-        out.add(f"(= {on_var(root)} 1)")
+        out.comment("nodes every solution passes through")
+        out.extend(f"(= {on_var(node)} 1)" for node in certain)
+        out.comment(f"the root is node {root[0]},{root[1]}; it is number 0")
         out.extend(f"(! {bit})" for bit in _bits(root, width))
         nonroot = {n: f"(= {on_var(n)} 1)" for n in nodes if n != root}
     else:

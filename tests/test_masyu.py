@@ -1,0 +1,75 @@
+"""Masyu genre: reader, generated CSP, decoder/renderers from the known solution, end-to-end solving."""
+
+from __future__ import annotations
+
+import pytest
+
+from generators import masyu as M
+from generators.base import PuzzleError
+from generators.run import solve_puzzle
+from tests.genre_support import expected_answer, instances, puzzle_text, statuses, strip_lines
+from tests.loop_genre_support import grid_edge_values
+
+DIR = "masyu"
+
+
+def values_of(p: M.Masyu, answer: str) -> dict[str, int]:
+    return grid_edge_values(answer, p.rows, p.cols, p.cols - 1, p.rows - 1, p.cols)
+
+
+def test_reader_characters_and_tokens_agree() -> None:
+    chars = M.read("W...\n..B.\n....\n")
+    assert chars == M.read("1 0 0 0\n-1 . 2 .\n- - - -\n") == M.read("w . . .\n. . b .\n. . . .\n")
+    assert chars.circles[1] == ("", "", "B", "")
+
+
+@pytest.mark.parametrize(
+    "text, line, col, words",
+    [
+        ("W..\n..\n", 2, 3, "row has 2 cells"),
+        ("W.x\n...\n", 1, 3, "unknown cell 'x'"),
+        ("...\n...\n", 1, 1, "no circle"),
+        ("W...\n.B..\n....\n", 2, 2, "black circle needs room"),
+    ],
+)
+def test_reader_errors_have_positions(text: str, line: int, col: int, words: str) -> None:
+    with pytest.raises(PuzzleError) as err:
+        M.read(text)
+    assert (err.value.line, err.value.col) == (line, col)
+    assert words in err.value.message
+
+
+def test_generated_file_is_valid_sugar_with_circle_rules() -> None:
+    from csp2sat.checker import check
+    from csp2sat.parser import parse_text
+
+    text = M.generate(M.read(puzzle_text(DIR, "pzprjs_6x6")))
+    check(parse_text(text))
+    assert ";   ..W...\n;   .B..W.\n" in text
+    # White at 0,2: straight along the row (no room in the column), and a turn next to it.
+    assert "(= h_0_1 h_0_2)\n(=> (= h_0_1 1) (or (= h_0_0 0) (= h_0_3 0)))\n(= v_0_2 0)" in text
+    # Black at 1,1: a turn, no room to the left or up, straight on to the right and down.
+    assert "(or (= h_1_0 0) (= h_1_1 0))\n(= h_1_0 0)\n(=> (= h_1_1 1) (= h_1_2 1))" in text
+    assert "root is node 0,2" in text and "(= p_1_4 1)" in text
+
+
+def test_answer_and_drawing_of_the_known_solution() -> None:
+    p = M.read(puzzle_text(DIR, "pzprjs_6x6"))
+    answer = expected_answer(DIR, "pzprjs_6x6")
+    solution = M.decode(p, values_of(p, answer))
+    assert strip_lines(M.render(p, solution, "answer")) == answer
+    drawing = M.render(p, solution, "drawing")
+    assert drawing.splitlines()[:3] == ["+---+---W---+   +---+", "|           |   |   |", "+   B---+---+   W   +"]
+    svg = M.render(p, solution, "svg")
+    assert svg.count("<circle") == 5 and 'fill="black"' in svg
+
+
+@pytest.mark.parametrize("name", instances(DIR))
+def test_every_instance_is_solved_with_the_recorded_answer_and_uniqueness(name: str) -> None:
+    p = M.read(puzzle_text(DIR, name))
+    run = solve_puzzle(M.GENRE, p, unique=True)
+    assert run.solution is not None
+    expected = expected_answer(DIR, name)
+    if expected is not None:
+        assert strip_lines(M.render(p, run.solution, "answer")) == expected
+    assert run.unique == (statuses(DIR)[name] == "unique")
