@@ -18,8 +18,8 @@ def values_of(p: M.Masyu, answer: str) -> dict[str, int]:
 
 
 def test_reader_characters_and_tokens_agree() -> None:
-    chars = M.read("W...\n..B.\n....\n")
-    assert chars == M.read("1 0 0 0\n-1 . 2 .\n- - - -\n") == M.read("w . . .\n. . b .\n. . . .\n")
+    chars = M.read("W...\n..B.\n....\n....\n")
+    assert chars == M.read("1 0 0 0\n-1 . 2 .\n- - - -\n0 0 0 0\n") == M.read("w . . .\n. . b .\n. . . .\n. . . .\n")
     assert chars.circles[1] == ("", "", "B", "")
 
 
