@@ -38,14 +38,12 @@ def main() -> int:
         g = genre(name)
         for path in puzzle_files(GENRE_DIRS[g.name]):
             puzzle = g.read(path.read_text(encoding="utf-8"))
-            t0 = time.perf_counter()
             run = solve_puzzle(g, puzzle, unique=args.unique)
             t1 = time.perf_counter()
             if run.solution is not None:
                 g.render(puzzle, run.solution, "drawing")
             draw = time.perf_counter() - t1
             total = sum(run.times[k] for k in ("generate", "compile", "solve")) + draw
-            rows = len(path.read_text().strip().splitlines())
             size = path.stem.rsplit("_", 1)[-1]
             label = f"{g.name}/{path.stem}"
             extra = f"  {run.times.get('unique', 0):.3f} {'unique' if run.unique else 'MULTIPLE'}" if args.unique else ""
@@ -53,10 +51,8 @@ def main() -> int:
                   f" {run.times['solve']:6.3f} {draw:6.3f} {total:6.3f} {run.stats['cnf_clauses']:8d}{extra}",
                   flush=True)
             worst = max(worst, (total, label))
-            cells = len(path.read_text().split()) if rows else 0
             if g.name not in largest or path.stat().st_size > largest[g.name][0]:
                 largest[g.name] = (path.stat().st_size, label, total)
-            del t0, cells
     print()
     for gname, (_, label, total) in largest.items():
         print(f"largest {gname:14s} {label:50s} total {total:.3f} s")

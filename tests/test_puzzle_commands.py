@@ -1,0 +1,62 @@
+"""The puzzle commands gen, draw and puzzle: output, error positions and exit statuses."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from csp2sat import cli
+from csp2sat.diagnostics import Exit
+from tests.genre_support import DATA
+from tests.test_hashiwokakero import SEED_DRAWING, SEED_LOG
+
+SEED = str(DATA / "hashi" / "sugar_hashiwokakero-0_7x7.txt")
+MINE = ("csp2sat.commands.gen", "csp2sat.commands.draw", "csp2sat.commands.puzzle")
+
+
+@pytest.fixture(autouse=True)
+def only_puzzle_commands(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The puzzle commands alone, so these tests do not depend on the other commands' modules.
+    monkeypatch.setattr(cli, "COMMAND_MODULES", MINE)
+
+
+def test_draw_sugars_log_from_a_file_and_from_stdin(tmp_path: Path, capsys, monkeypatch) -> None:
+    log = tmp_path / "seed.log"
+    log.write_text(SEED_LOG)
+    assert cli.main(["draw", "hashi", SEED, str(log)]) == 0
+    assert capsys.readouterr().out == SEED_DRAWING
+    import io
+    monkeypatch.setattr("sys.stdin", io.StringIO(SEED_LOG))
+    assert cli.main(["draw", "hashiwokakero", SEED, "-", "--format", "answer"]) == 0
+    assert "0 0 0 2 2\n" in capsys.readouterr().out
+
+
+def test_gen_writes_the_csp_file(tmp_path: Path) -> None:
+    out = tmp_path / "seed.csp"
+    assert cli.main(["gen", "hashi", SEED, "-o", str(out)]) == 0
+    assert "(int z_0_0 1 17)" in out.read_text()
+
+
+def test_puzzle_solves_draws_and_checks_uniqueness(capsys) -> None:
+    assert cli.main(["puzzle", "hashi", SEED, "--unique"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == SEED_DRAWING
+    assert "the solution is unique" in captured.err
+
+
+@pytest.mark.parametrize(
+    "argv_tail, status, message",
+    [
+        (["gen", "hashi", "{bad}"], Exit.SYNTAX, "{bad}:2:2: error: unknown cell 'x'"),
+        (["gen", "hashi", "{missing}"], Exit.IO, "{missing}: error: cannot read file"),
+        (["gen", "sudoku", "{bad}"], Exit.USAGE, "unknown genre 'sudoku'"),
+        (["draw", "hashi", SEED, "{bad}"], Exit.SYNTAX, "the log holds no answer"),
+    ],
+)
+def test_errors_are_positioned_with_distinct_statuses(tmp_path: Path, capsys, argv_tail, status, message) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_text("1.1\n.x.\n")
+    names = {"bad": str(bad), "missing": str(tmp_path / "missing.txt")}
+    assert cli.main([a.format(**names) for a in argv_tail]) == status
+    assert message.format(**names) in capsys.readouterr().err
