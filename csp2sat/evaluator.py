@@ -118,10 +118,16 @@ def _cumulative(tasks: tuple, limit: int) -> bool:
 
 
 def _disjunctive(tasks: tuple) -> bool:
-    """Each pair of tasks (origin, duration) does not overlap: one ends before the other starts."""
+    """No two tasks (origin, duration) that occupy time overlap.
+
+    A task of duration 0 occupies no time and conflicts with nothing (Sugar:
+    features/disjunctive_basic.csp has one strictly inside another task).
+    """
     for i, (o1, d1) in enumerate(tasks):
+        if d1 <= 0:
+            continue
         for o2, d2 in tasks[i + 1 :]:
-            if not (o1 + d1 <= o2 or o2 + d2 <= o1):
+            if d2 > 0 and not (o1 + d1 <= o2 or o2 + d2 <= o1):
                 return False
     return True
 

@@ -190,9 +190,8 @@ _SPECIAL: dict[str, Callable[[list, Any], bool]] = {
     "count": lambda v, cmp: cmp(v[1].count(v[0]), v[2]),
     "element": _element,
     "cumulative": _cumulative,
-    "disjunctive": lambda v, _c: all(
-        o1 + d1 <= o2 or o2 + d2 <= o1 for (o1, d1), (o2, d2) in itertools.combinations(v[0], 2)
-    ),
+    # One machine: a cumulative of unit heights and capacity 1 (zero durations occupy nothing).
+    "disjunctive": lambda v, _c: _cumulative([[[o, d, None, 1] for o, d in v[0] if d > 0], 1], None),
     "global_cardinality": lambda v, _c: _gcc(v[0], v[1]),
     "global_cardinality_with_costs": _gcc_costs,
 }
