@@ -117,15 +117,18 @@ def _layout(sx: Sx, indent: int) -> str:
             lines.append(line)
             line, line_start = inner + child_flat, 0
             continue
-        # a large item: on a line of its own
-        if line not in ("(", inner):
-            lines.append(line)
-        text = _layout(child, indent + 2)
-        line, line_start = inner + text, 0
+        # a large item: on a line of its own (the first item stays after the paren)
+        if line == "(":
+            prefix, text = ("(" if not lines else inner + "("), _layout(child, indent + 1)
+        else:
+            if line != inner:
+                lines.append(line)
+            prefix, text = inner, _layout(child, indent + 2)
+        line, line_start = prefix + text, (indent if prefix == "(" else 0)
         if "\n" in text:
             head, _, last = text.rpartition("\n")
-            lines.append(inner + head)
-            line = last
+            lines.append(prefix + head)
+            line, line_start = last, 0
     lines.append(line + ")")
     return "\n".join(lines)
 

@@ -154,16 +154,17 @@ class _Builder(Transformer):
         return str(children[0])
 
     @staticmethod
-    def nil(children: list) -> Node:
-        tok = children[0]
-        return Node("nil", (), None, tok.line, tok.column)
-
-    @staticmethod
     def task(children: list) -> Node:
         lpar = children[0]
-        return Node("list", tuple(children[1:]), None, lpar.line, lpar.column)
+        items = tuple(
+            Node("nil", (), None, a.line, a.col) if a.op == "sym" and a.value == "nil" else a for a in children[1:]
+        )
+        return Node("list", items, None, lpar.line, lpar.column)
 
-    task_list = task
+    @staticmethod
+    def task_list(children: list) -> Node:
+        lpar = children[0]
+        return Node("list", tuple(children[1:]), None, lpar.line, lpar.column)
 
     @staticmethod
     def weightedsum(children: list) -> Node:
