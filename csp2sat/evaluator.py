@@ -206,12 +206,6 @@ _COMBINERS: dict[str, _Combiner] = {
     "imp": lambda n, a: (not _truth(a[0])) or _truth(a[1]),
     "xor": lambda n, a: _xor(a),
     "iff": lambda n, a: _iff(a),
-    "eq": lambda n, a: a[0] == a[1],
-    "ne": lambda n, a: a[0] != a[1],
-    "le": lambda n, a: a[0] <= a[1],
-    "lt": lambda n, a: a[0] < a[1],
-    "ge": lambda n, a: a[0] >= a[1],
-    "gt": lambda n, a: a[0] > a[1],
     "add": lambda n, a: sum(a),
     "sub": lambda n, a: _sub(a),
     "neg": lambda n, a: _neg(a),
@@ -235,6 +229,10 @@ _COMBINERS: dict[str, _Combiner] = {
     "global_cardinality": lambda n, a: _cardinality(a[0], a[1]),
     "global_cardinality_with_costs": lambda n, a: _cardinality_cost(a[0], a[1], a[2], a[3]),
 }
+# Comparison nodes: (op T T) compares the two argument values.
+_COMBINERS.update(
+    {op: (lambda fn: lambda n, a: fn(a[0], a[1]))(fn) for op, fn in _COMPARE.items()}
+)
 
 
 # ---------------------------------------------------------------- the interpreter
