@@ -143,11 +143,10 @@ def test_registered_under_its_name():
 # ---------------------------------------------------------------- end to end
 
 STATUS = statuses("shikaku")
-SMALL = [n for n in instances("shikaku") if not any(s in n for s in ("20x20", "25x25", "14x24", "20x36"))]
-LARGE = [n for n in instances("shikaku") if n not in SMALL]
 
 
-def _solve_and_check(name: str) -> None:
+@pytest.mark.parametrize("name", instances("shikaku"))
+def test_every_board_solves_with_the_recorded_uniqueness(name):
     puzzle = shikaku.read(puzzle_text("shikaku", name))
     values, another = solve_twice(shikaku, puzzle)
     solution = shikaku.decode(puzzle, values)
@@ -156,14 +155,3 @@ def _solve_and_check(name: str) -> None:
     if expected_answer("shikaku", name) is not None:
         assert strip_lines(answer) == expected_answer("shikaku", name)
     assert another == (STATUS[name] == "MULTIPLE")
-
-
-@pytest.mark.parametrize("name", SMALL)
-def test_small_boards_solve_uniquely(name):
-    _solve_and_check(name)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("name", LARGE)
-def test_large_boards_solve_uniquely(name):
-    _solve_and_check(name)

@@ -1,0 +1,154 @@
+"""Pentomino box packing: pieces, box reader, generated CSP (checked against known packings), renderers,
+and (slow) every data/pentomino box packed end to end."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+
+import csp2sat
+from csp2sat.evaluator import satisfies
+from generators import pentomino
+from generators.base import PuzzleError, genre
+from genre_support import DATA, expected_answer, instances, puzzle_text
+
+BOXES = instances("pentomino", "box_*.txt")
+SOLVED = ["box_6x10", "box_8x8_centre2x2"]
+
+
+def read_pieces_file() -> dict[str, tuple[str, ...]]:
+    """data/pentomino/pieces.txt as letter -> rows."""
+    pieces: dict[str, list[str]] = {}
+    current = None
+    for line in (DATA / "pentomino" / "pieces.txt").read_text(encoding="utf-8").splitlines():
+        if line.startswith("# ") or not line.strip():
+            continue
+        if line.isalpha():
+            current = pieces.setdefault(line, [])
+        else:
+            current.append(line)
+    return {letter: tuple(rows) for letter, rows in pieces.items()}
+
+
+def values_from_packing(box: pentomino.Box, rows: list[str]) -> dict[str, int]:
+    """The p_* and c_* values of a packing given as letter rows."""
+    values = {}
+    for ident, (letter, chooser) in enumerate(zip(pentomino.PIECES, box.choosers), 1):
+        cells = tuple(sorted((r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == letter))
+        values[chooser.var] = [tuple(sorted(o)) for o in chooser.options].index(cells) + 1
+        for r, c in cells:
+            values[f"c_{r}_{c}"] = ident
+    return values
+
+
+def check_packing(box: pentomino.Box, rows: list[str]) -> None:
+    """Independent check: every box cell holds a letter, each letter forms one of its piece's shapes."""
+    inside = set(box.cells)
+    for r, row in enumerate(rows):
+        for c, ch in enumerate(row):
+            assert (ch == pentomino.BLOCKED) == ((r, c) not in inside)
+    for letter, shape in pentomino.PIECES.items():
+        cells = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == letter]
+        top, left = min(r for r, _ in cells), min(c for _, c in cells)
+        assert tuple(sorted((r - top, c - left) for r, c in cells)) in pentomino.orientations(shape), letter
+
+
+def test_pieces_are_those_of_the_data_file():
+    assert pentomino.PIECES == read_pieces_file()
+
+
+def test_orientations_are_deduplicated():
+    counts = {letter: len(pentomino.orientations(shape)) for letter, shape in pentomino.PIECES.items()}
+    assert counts == dict(F=8, I=2, L=8, N=8, P=8, T=4, U=4, V=4, W=4, X=1, Y=8, Z=4)
+    assert sum(counts.values()) == 63  # the 63 fixed pentominoes
+
+
+def test_reader_accepts_the_seed_array_form():
+    dots = pentomino.read("." * 10 + "\n" + ("." * 10 + "\n") * 5)
+    ones = pentomino.read(("1 " * 10 + "\n") * 6)
+    assert dots == ones
+    assert len(dots.cells) == 60
+
+
+@pytest.mark.parametrize(
+    "text, message, line, col",
+    [
+        ("; a box\n" + "." * 10 + "\n" + "." * 9 + "x\n" + ("." * 10 + "\n") * 4, "unknown box cell 'x'", 3, 10),
+        ("." * 10 + "\n" + "." * 11 + "\n", "row has 11 cells", 2, 11),
+        ("####\n####\n", "the box has no cell", 1, 1),
+        ("." * 10 + "\n", "the box has 10 cells", 1, 1),
+    ],
+)
+def test_reader_errors_have_positions(text, message, line, col):
+    with pytest.raises(PuzzleError) as err:
+        pentomino.read(text)
+    assert message in err.value.message
+    assert (err.value.line, err.value.col) == (line, col)
+
+
+def test_unreachable_cell_is_reported_at_its_place():
+    # 59 cells of a 6x10 box plus one cell cut off from them: 60 cells, one of them unreachable.
+    text = ("." * 10 + "\n") * 5 + "." * 9 + "#\n" + "#" * 9 + ".\n"
+    with pytest.raises(PuzzleError) as err:
+        pentomino.read(text)
+    assert "no pentomino can cover this cell" in err.value.message
+    assert (err.value.line, err.value.col) == (7, 10)
+
+
+def test_generated_file_and_placement_variables():
+    box = pentomino.read(puzzle_text("pentomino", "box_3x20"))
+    text = pentomino.generate(box)
+    assert "; Rule: each pentomino is placed exactly once" in text
+    model = csp2sat.parse(text)
+    names = pentomino.placement_variables(box)
+    assert names == [f"p_{letter}" for letter in "FILNPTUVWXYZ"]
+    assert all(name in model.int_vars for name in names)
+
+
+@pytest.mark.parametrize("name", SOLVED)
+def test_known_packings_satisfy_the_csp_and_round_trip(name):
+    box = pentomino.read(puzzle_text("pentomino", name))
+    answer = expected_answer("pentomino", name)
+    rows = answer.split()
+    check_packing(box, rows)
+    values = values_from_packing(box, rows)
+    assert satisfies(csp2sat.parse(pentomino.generate(box)), values)
+    packing = pentomino.decode(box, values)
+    assert pentomino.render(box, packing, "answer") == answer
+
+
+def test_a_wrong_packing_violates_the_csp():
+    box = pentomino.read(puzzle_text("pentomino", "box_6x10"))
+    values = values_from_packing(box, expected_answer("pentomino", "box_6x10").split())
+    values["c_0_0"] = 3  # the I covers this cell, not the L
+    assert not satisfies(csp2sat.parse(pentomino.generate(box)), values)
+
+
+def test_drawing_shows_pieces_by_letter():
+    box = pentomino.read(puzzle_text("pentomino", "box_6x10"))
+    rows = expected_answer("pentomino", "box_6x10").split()
+    drawing = pentomino.render(box, rows, "drawing").splitlines()
+    assert drawing[:4] == [
+        "+---+---+---+---+---+---+---+---+---+---+",
+        "| I   I   I   I   I | L   L   L   L | N |",
+        "+---+---+---+---+---+---+---+---+   +   +",
+        "| P   P   P | W   W | X | U   U | L | N |",
+    ]
+    assert len(drawing) == 13
+    svg = ET.fromstring(pentomino.render(box, rows, "svg"))
+    assert len(list(svg.iter("{http://www.w3.org/2000/svg}text"))) == 60
+
+
+def test_registered_under_its_name():
+    assert genre("pentomino").generate is pentomino.generate
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", BOXES)
+def test_every_box_gets_a_packing(name):
+    box = pentomino.read(puzzle_text("pentomino", name))
+    result = csp2sat.solve(pentomino.generate(box))
+    assert result.status == "SATISFIABLE"
+    rows = pentomino.decode(box, result.values)
+    check_packing(box, rows)
