@@ -15,7 +15,7 @@ domains d₁..dₘ costs at most d₁·...·dₘ₋₁ clauses.
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from typing import Callable, Sequence
 
 from csp2sat.encoders.cnf import ClauseBuffer, Pool
@@ -56,15 +56,16 @@ class OrderEncoding:
 
     def not_equal(self, var: int, value: int) -> "list[int] | None":
         """Literals whose disjunction says ``var ≠ value``; None when always true, [] when never."""
-        hi = self.le(var, value)
-        lo = self.le(var, value - 1)
-        if lo is True or hi is False or hi == lo:
+        vals = self.values[var]
+        k = bisect_left(vals, value)
+        if k == len(vals) or vals[k] != value:
             return None
+        base = self.base[var]
         lits = []
-        if lo is not False:
-            lits.append(lo)
-        if hi is not True:
-            lits.append(-hi)
+        if k > 0:
+            lits.append(base + k - 1)  # x ≤ the previous value
+        if k < len(vals) - 1:
+            lits.append(-(base + k))  # x > value
         return lits
 
     def decode(self, var: int, true: Callable[[int], bool]) -> int:
