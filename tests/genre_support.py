@@ -43,6 +43,18 @@ def strip_lines(text: str) -> str:
     return "\n".join(line.rstrip() for line in text.strip("\n").splitlines()) + "\n"
 
 
+def solve_once(csp_text: str) -> dict | None:
+    """The values of one answer of a CSP text (compiled and solved here), or None when unsatisfiable."""
+    import csp2sat
+    from csp2sat.compiler import compile_model
+    from pysat.solvers import Solver
+
+    compiled = compile_model(csp2sat.parse(csp_text))
+    with Solver(name="cadical195") as solver:
+        compiled.load(solver)
+        return compiled.decode(solver.get_model()) if solver.solve() else None
+
+
 def solve_twice(genre: ModuleType, puzzle: object) -> tuple[dict, bool]:
     """Solve the generated CSP; return the values and whether a second, different answer exists.
 
