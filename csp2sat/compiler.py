@@ -24,7 +24,7 @@ from csp2sat.encoders.order import OrderEncoding
 from csp2sat.normalise import Linear, NormalCSP, normalise
 from csp2sat.syntax import Model, Objective
 
-DEFAULT_OPTIONS: dict[str, str] = {"alldifferent": "amo"}
+DEFAULT_OPTIONS: dict[str, str] = {"alldifferent": "auto"}
 OPTION_CHOICES: dict[str, tuple[str, ...]] = {"alldifferent": ALLDIFF_METHODS}
 
 
@@ -181,7 +181,7 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
     `selectors`: give each ``model.constraints[i]`` a literal ``selectors[i]``
     that every clause of that constraint contains negated (domain tightening is
     then off, so that each constraint stays switchable). `options` chooses
-    encodings: ``{"alldifferent": "amo" | "pairwise"}``.
+    encodings: ``{"alldifferent": "auto" | "amo" | "pairwise"}``.
     Raises `CspError` for constructs that cannot be compiled.
     """
     opts = dict(DEFAULT_OPTIONS)

@@ -1,14 +1,16 @@
 """Pipeline stage "encode": alldifferent over order-encoded variables.
 
-Two methods, chosen by the compiler option ``alldifferent``:
+Methods, chosen by the compiler option ``alldifferent``:
 
-* ``"amo"`` (default): for every value, at most one term takes it. A term
+* ``"amo"``: for every value, at most one term takes it. A term
   ``x + o = v`` is detected from the order literals (``p(x ≤ w) ∧ ¬p(x ≤ w')``,
   w' the previous value); an indicator is implied by it, and the indicators of
   one value get a sequential-counter at-most-one (Sinz 2005) — about 4 clauses
   per (term, value) instead of one per (pair, value).
 * ``"pairwise"``: Sugar's decomposition, ``xᵢ + oᵢ ≠ xⱼ + oⱼ`` for every pair,
   one clause per common value.
+* ``"auto"`` (default): whichever of the two gives fewer clauses for this
+  constraint (pairwise wins for few terms, at-most-one for many).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Sequence
 from csp2sat.encoders.cnf import ClauseBuffer, Pool
 from csp2sat.encoders.order import OrderEncoding
 
-METHODS = ("amo", "pairwise")
+METHODS = ("auto", "amo", "pairwise")
 
 
 def at_most_one(lits: Sequence[int], prefix: list[int], pool: Pool, out: ClauseBuffer) -> None:
@@ -45,13 +47,18 @@ def encode_alldifferent(
     prefix: list[int],
     pool: Pool,
     out: ClauseBuffer,
-    method: str = "amo",
+    method: str = "auto",
 ) -> None:
     """Clauses for ``prefix ∨ alldifferent(vars[i] + offsets[i])``."""
     by_value: dict[int, list[int]] = {}
     for i, (x, o) in enumerate(zip(vars, offsets)):
         for w in order.values[x]:
             by_value.setdefault(w + o, []).append(i)
+    if method == "auto":
+        sizes = [len(t) for t in by_value.values() if len(t) > 1]
+        pairwise = sum(k * (k - 1) // 2 for k in sizes)
+        amo = sum(k + (k * (k - 1) // 2 if k <= 5 else 3 * k - 2) for k in sizes)
+        method = "pairwise" if pairwise <= amo else "amo"
     if method == "pairwise":
         for v, terms in by_value.items():
             neq = [order.not_equal(vars[i], v - offsets[i]) for i in terms]
