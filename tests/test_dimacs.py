@@ -129,6 +129,9 @@ def test_round_trip_through_minisat(
     status, out, err = _command("decode", [str(map_file), str(result)], capsys)
     assert status == 0, err
     assert err == ""  # verified against the unchanged source: no warning
+    if folder == "quirks":  # informative: the project may deliberately answer differently from Sugar
+        assert out.startswith(("s SATISFIABLE\n", "s UNSATISFIABLE\n"))
+        return
     if info["status"] == "UNSATISFIABLE":
         assert out == "s UNSATISFIABLE\n"
         return
@@ -163,7 +166,7 @@ def test_decode_warns_when_the_source_changed_or_vanished(tmp_path: Path, capsys
 def test_decode_rejects_a_wrong_answer(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     _need_pipeline()
     source = tmp_path / "m.csp"
-    source.write_text("(int x 1 3)\n(int y 1 3)\n(> x y)\n")
+    source.write_text("(int x 1 3)\n(int y 1 3)\n(!= x y)\n")
     cnf, map_file = tmp_path / "m.cnf", tmp_path / "m.map"
     assert _command("encode", [str(source), "-o", str(cnf), "--map", str(map_file)], capsys)[0] == 0
     answer = tmp_path / "m.out"
