@@ -8,7 +8,7 @@ import pytest
 
 from csp2sat.parser import parse_text
 from generators import shikaku
-from generators.base import PuzzleError, genre
+from generators.base import PuzzleError, genre, read_log
 from genre_support import expected_answer, instances, puzzle_text, solve_twice, statuses, strip_lines
 
 TINY = "4 - 2\n- - -\n- 3 -\n"
@@ -155,3 +155,10 @@ def test_every_board_solves_with_the_recorded_uniqueness(name):
     if expected_answer("shikaku", name) is not None:
         assert strip_lines(answer) == expected_answer("shikaku", name)
     assert another == (STATUS[name] == "MULTIPLE")
+
+
+def test_decoder_reads_a_sugar_log_with_tabs_and_extra_variables():
+    puzzle = shikaku.read(TINY)
+    log = "c Sugar\ns SATISFIABLE\na k_0_0\t1\na k_0_2\t2\na k_2_1\t1\na o_1_1\t1\na\n"
+    solution = shikaku.decode(puzzle, read_log(log))
+    assert shikaku.render(puzzle, solution, "answer") == TINY_ANSWER
