@@ -32,6 +32,7 @@ from typing import Sequence
 
 from pysat.solvers import Solver
 
+from csp2sat.compiler import compile_model
 from csp2sat.syntax import Constraint, Domain, IntVar, Model, Node
 
 DEFAULT_SOLVER = "cadical195"
@@ -199,8 +200,6 @@ def explain(model: Model, solver: str = DEFAULT_SOLVER, widen: bool = True) -> E
     An empty list of parts for an unsatisfiable model means the compiled
     problem is unsatisfiable without any selectable constraint.
     """
-    from csp2sat.compiler import compile_model  # late: explain is optional on top of the compiler
-
     relaxed, parts = relax(model, widen)
     compiled = compile_model(relaxed, selectors=True)
     selectors = list(compiled.selectors)

@@ -13,6 +13,7 @@ import os
 import sys
 
 from csp2sat.commands._common import read_model, write_output
+from csp2sat.compiler import compile_model
 from csp2sat.diagnostics import Exit
 from csp2sat.dimacs import build_map, write_cnf
 
@@ -40,8 +41,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Compile and write both files."""
-    from csp2sat.compiler import compile_model
-
     model, text = read_model(args.file)
     compiled = compile_model(model)
     if model.objective is not None:
