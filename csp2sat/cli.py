@@ -19,6 +19,7 @@ from csp2sat.diagnostics import CspError, Exit
 
 # Subcommand modules, in the order `csp2sat --help` lists them.
 COMMAND_MODULES: tuple[str, ...] = (
+    "csp2sat.commands.solve",
     "csp2sat.commands.check",
     "csp2sat.commands.fmt",
     "csp2sat.commands.explain",

@@ -15,7 +15,9 @@ from csp2sat.syntax import Model
 
 
 def read_text(path: str) -> str:
-    """The UTF-8 text of `path` (IO errors become `CspError` with `Exit.IO`)."""
+    """The UTF-8 text of `path`, '-' for standard input (IO errors become `CspError` with `Exit.IO`)."""
+    if path == "-":
+        return sys.stdin.read()
     try:
         with open(path, encoding="utf-8") as f:
             return f.read()

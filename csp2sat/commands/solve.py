@@ -1,0 +1,136 @@
+"""`csp2sat solve`: parse, compile, solve and print the answer in Sugar's format."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from csp2sat.diagnostics import CspError, Exit
+
+NAME = "solve"
+HELP = "solve a Sugar CSP file and print the answer as Sugar does"
+DESCRIPTION = """\
+Solve a constraint problem written in the Sugar CSP language.
+
+The file is parsed and checked, compiled into CNF by the order encoding, and
+solved with a PySAT solver (CaDiCaL 1.9.5 unless --solver says otherwise).
+The answer is checked against the original constraints before it is printed.
+
+output (the same as Sugar's):
+  s SATISFIABLE          then one line per variable:  a NAME<TAB>VALUE
+  a                      a lone "a" ends the answer
+  s UNSATISFIABLE        no solution exists
+  o 34                   (objectives) each improved value, followed by its answer
+  s OPTIMUM FOUND        (objectives) the last answer is optimal
+  s UNKNOWN              stopped by --timeout or Ctrl-C before an answer
+
+examples:
+  csp2sat solve nqueens-8.csp
+  csp2sat solve -v --timeout 60 jss-ft10.csp      stage timings and CNF size on stderr
+  csp2sat solve --solver glucose4 golombRuler-8.csp
+  csp2sat solve - < model.csp                     read the problem from standard input
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Arguments of `csp2sat solve`."""
+    from csp2sat.solver import DEFAULT_SOLVER
+
+    parser.add_argument("file", metavar="FILE.csp", help="the problem ('-' for standard input)")
+    parser.add_argument(
+        "--solver",
+        default=DEFAULT_SOLVER,
+        metavar="NAME",
+        help=f"PySAT solver name (default {DEFAULT_SOLVER}; e.g. glucose4, minisat22, cadical153, lingeling)",
+    )
+    parser.add_argument("--timeout", type=float, metavar="SECONDS", help="give up after this long (prints s UNKNOWN)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="print stage times and CNF size on stderr")
+    parser.add_argument(
+        "--no-verify",
+        dest="verify",
+        action="store_false",
+        help="skip the independent check of every answer (it is on by default and cheap)",
+    )
+    from csp2sat.commands import solve_modes
+
+    parser.add_argument(
+        "-O",
+        "--encoding",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="choose an encoding for comparison, e.g. -O alldifferent=pairwise (see docs/encodings.md)",
+    )
+    solve_modes.add_arguments(parser)
+
+
+def _options(pairs: list[str]) -> dict[str, str]:
+    options = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise CspError(f"-O takes KEY=VALUE, got {pair!r}", file="csp2sat", exit=Exit.USAGE)
+        options[key.strip()] = value.strip()
+    return options
+
+
+def read_model(path: str):
+    """Parse and check the file `path` ('-' = stdin); return (model, seconds)."""
+    from csp2sat.commands._common import read_model as read
+
+    start = time.perf_counter()
+    model, _ = read(path)
+    return model, time.perf_counter() - start
+
+
+def run(args: argparse.Namespace) -> int:
+    """Solve `args.file` and print Sugar's answer format on stdout."""
+    from csp2sat import output
+    from csp2sat.solver import OPTIMUM, SATISFIABLE, solve
+
+    options = _options(args.encoding)
+    model, parse_s = read_model(args.file)
+    for warning in model.warnings:
+        print(str(warning), file=sys.stderr)
+    out = sys.stdout
+    from csp2sat.commands import solve_modes
+
+    if solve_modes.requested(args):
+        from csp2sat.compiler import compile_model
+
+        compiled = compile_model(model, options=options)
+        return solve_modes.run(args, model, compiled, args.solver, out)
+    printed_status = False
+
+    def on_answer(values, objective_values) -> None:
+        nonlocal printed_status
+        if not printed_status:
+            out.write(output.status_line(SATISFIABLE) + "\n")
+            printed_status = True
+        if model.objective is not None:
+            out.write(output.objective_line(objective_values) + "\n")
+        output.write_answer(out, model, values)
+        out.flush()
+
+    result = solve(
+        model,
+        solver=args.solver,
+        timeout=args.timeout,
+        verify=args.verify,
+        options=options,
+        on_answer=on_answer,
+    )
+    if result.status == OPTIMUM:
+        out.write(output.status_line(OPTIMUM) + "\n")
+    elif not printed_status:
+        out.write(output.status_line(result.status) + "\n")
+    elif not result.proven:
+        out.write(f"c stopped before the optimum was proven; best objective {result.objective}\n")
+    out.flush()
+    if args.verbose:
+        stats = dict(result.stats)
+        stats["parse_s"] = parse_s
+        for line in output.stats_lines(stats):
+            print(line, file=sys.stderr)
+    return Exit.OK

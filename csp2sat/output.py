@@ -1,0 +1,67 @@
+"""Output stage: answers written exactly as Sugar writes them.
+
+``s SATISFIABLE``, then ``a NAME<TAB>VALUE`` for every printed integer variable
+in definition order, then the printed Booleans as ``true``/``false``, then a
+lone ``a``; ``o N`` before each improved answer of an optimisation; ``s
+OPTIMUM FOUND`` / ``s UNSATISFIABLE`` / ``s UNKNOWN``. Names starting with
+``_`` are not printed. Comment lines start with ``c``.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, TextIO, Union
+
+from csp2sat.syntax import Model
+
+
+def answer_lines(model: Model, values: Mapping[str, Union[int, bool]]) -> list[str]:
+    """The ``a`` lines of one answer (the printed variables, then the lone ``a``)."""
+    lines = [f"a {var.name}\t{values[var.name]}" for var in model.printed_int_vars()]
+    for var in model.printed_bool_vars():
+        lines.append(f"a {var.name}\t{'true' if values[model.bool_key(var.name)] else 'false'}")
+    lines.append("a")
+    return lines
+
+
+def write_answer(out: TextIO, model: Model, values: Mapping[str, Union[int, bool]]) -> None:
+    """Write one answer block to `out`."""
+    out.write("\n".join(answer_lines(model, values)) + "\n")
+
+
+def objective_line(objective_values: tuple[int, ...]) -> str:
+    """Sugar's ``o`` line: the values of every variable named in the objective."""
+    return "o " + " ".join(str(v) for v in objective_values)
+
+
+def status_line(status: str) -> str:
+    """Sugar's ``s`` line."""
+    return f"s {status}"
+
+
+def stats_lines(stats: Mapping[str, object]) -> list[str]:
+    """``c`` comment lines with the time and size of each stage, for ``-v``."""
+    order = [
+        ("parse_s", "parse"),
+        ("normalise_s", "normalise"),
+        ("encode_s", "encode"),
+        ("load_s", "load"),
+        ("solve_s", "solve"),
+    ]
+    lines = []
+    for key, label in order:
+        if key in stats:
+            lines.append(f"c {label:<10} {float(stats[key]):8.3f} s")
+    sizes = []
+    for key, label in [
+        ("int_vars", "int vars"),
+        ("bool_vars", "bool vars"),
+        ("aux_vars", "aux int vars"),
+        ("cnf_vars", "CNF vars"),
+        ("cnf_clauses", "CNF clauses"),
+        ("sat_calls", "SAT calls"),
+    ]:
+        if key in stats:
+            sizes.append(f"{stats[key]:,} {label}")
+    if sizes:
+        lines.append("c size       " + ", ".join(sizes))
+    return lines
