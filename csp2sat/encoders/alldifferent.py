@@ -9,8 +9,9 @@ Methods, chosen by the compiler option ``alldifferent``:
   per (term, value) instead of one per (pair, value).
 * ``"pairwise"``: Sugar's decomposition, ``xᵢ + oᵢ ≠ xⱼ + oⱼ`` for every pair,
   one clause per common value.
-* ``"auto"`` (default): whichever of the two gives fewer clauses for this
-  constraint (pairwise wins for few terms, at-most-one for many).
+* ``"auto"`` (default): pairwise unless that exceeds `PAIRWISE_LIMIT` clauses
+  for the constraint. Pairwise is larger but CaDiCaL solves it much faster
+  (n-queens 40: 0.13 s pairwise vs 2.6 s with the ladder).
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from csp2sat.encoders.cnf import ClauseBuffer, Pool
 from csp2sat.encoders.order import OrderEncoding
 
 METHODS = ("auto", "amo", "pairwise")
+# "auto" keeps the pairwise encoding up to this many clauses per constraint.
+PAIRWISE_LIMIT = 1_000_000
 
 
 def at_most_one(lits: Sequence[int], prefix: list[int], pool: Pool, out: ClauseBuffer) -> None:
@@ -57,8 +60,9 @@ def encode_alldifferent(
     if method == "auto":
         sizes = [len(t) for t in by_value.values() if len(t) > 1]
         pairwise = sum(k * (k - 1) // 2 for k in sizes)
-        amo = sum(k + (k * (k - 1) // 2 if k <= 5 else 3 * k - 2) for k in sizes)
-        method = "pairwise" if pairwise <= amo else "amo"
+        # Measured on n-queens: the ladder solves several times slower than the
+        # pairwise clauses, so it is used only when pairwise would be huge.
+        method = "pairwise" if pairwise <= PAIRWISE_LIMIT else "amo"
     if method == "pairwise":
         for v, terms in by_value.items():
             neq = [order.not_equal(vars[i], v - offsets[i]) for i in terms]
