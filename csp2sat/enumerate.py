@@ -28,8 +28,7 @@ from typing import Any, Iterator, Protocol, Sequence
 
 from pysat.solvers import Solver
 
-from csp2sat.diagnostics import CspError, Exit
-from csp2sat.evaluator import violations
+from csp2sat.solver import printed_values, verify_answer
 
 Value = int | bool
 Answer = dict[str, Value]
@@ -90,15 +89,17 @@ class CnfSpace:
 
 
 class CompiledSpace:
-    """The compiler's `Compiled` product, projected on the model's printed variables."""
+    """The compiler's `Compiled` product, projected on the model's printed variables (or on `names`).
 
-    def __init__(self, compiled: Any, model: Any, verify: bool = True):
+    `names` (keys as in value mappings) narrows answers to the variables that
+    matter, e.g. a puzzle's own cells when the file also prints auxiliary ones.
+    """
+
+    def __init__(self, compiled: Any, model: Any, verify: bool = True, names: Sequence[str] | None = None):
         self.compiled = compiled
         self.model = model
         self.verify = verify
-        self.int_names = [v.name for v in model.printed_int_vars()]
-        # Keys as in every flat value mapping: a bool sharing an int's name is "bool NAME".
-        self.bool_names = [model.bool_key(v.name) for v in model.printed_bool_vars()]
+        self.names = list(names) if names is not None else None
 
     def load(self, solver: Solver) -> None:
         """Add the compiled clauses to `solver`."""
@@ -108,20 +109,14 @@ class CompiledSpace:
         """A fresh variable from the compiler's pool."""
         return self.compiled.new_var()
 
-    def full_values(self, sat_model: Sequence[int]) -> dict[str, Value]:
-        """Values of every user variable, checked with the evaluator when `verify` is on."""
+    def project(self, sat_model: Sequence[int]) -> Answer:
+        """Printed int variables in definition order, then printed bools (under `bool_key`), checked when `verify`."""
         values = self.compiled.decode(sat_model)
         if self.verify:
-            check_answer(self.model, values)
-        return values
-
-    def project(self, sat_model: Sequence[int]) -> Answer:
-        """Printed int variables in definition order, then printed bool variables (under `bool_key`)."""
-        values = self.full_values(sat_model)
-        answer: Answer = {name: values[name] for name in self.int_names}
-        for name in self.bool_names:
-            answer[name] = values[name]
-        return answer
+            verify_answer(self.model, values)
+        if self.names is not None:
+            return {name: values[name] for name in self.names}
+        return dict(printed_values(self.model, values))
 
     def block_clause(self, answer: Answer) -> list[int]:
         """The compiler's clause excluding this assignment."""
@@ -130,20 +125,6 @@ class CompiledSpace:
     def value_literals(self, name: str, value: Value) -> list[int]:
         """The compiler's literals for ``name == value``."""
         return list(self.compiled.value_literals(name, value))
-
-
-def check_answer(model: Any, values: dict[str, Value]) -> None:
-    """Raise a VERIFY error when `values` violate a constraint of `model` (an encoder bug, never user error)."""
-    failed = violations(model, values)
-    if failed:
-        first = failed[0]
-        raise CspError(
-            f"internal error: a decoded answer fails the independent check: {first}",
-            first.line,
-            0,
-            file=first.file,
-            exit=Exit.VERIFY,
-        )
 
 
 @dataclass
@@ -310,30 +291,40 @@ def model_objective(compiled: Any, model: Any) -> tuple | None:
     return le_literal, value_of, objective.sense
 
 
-def open_space(compiled: Any, model: Any, solver: str = DEFAULT_SOLVER, verify: bool = True) -> SolutionSpace:
-    """A `SolutionSpace` over a compiled model's printed variables (optimal solutions if it has an objective)."""
-    return SolutionSpace(CompiledSpace(compiled, model, verify), solver, model_objective(compiled, model))
+def open_space(
+    compiled: Any, model: Any, solver: str = DEFAULT_SOLVER, verify: bool = True, names: Sequence[str] | None = None
+) -> SolutionSpace:
+    """A `SolutionSpace` over the printed variables (or `names`); optimal solutions only if there is an objective."""
+    return SolutionSpace(CompiledSpace(compiled, model, verify, names), solver, model_objective(compiled, model))
 
 
-def iter_solutions(compiled: Any, model: Any, limit: int | None = None, solver: str = DEFAULT_SOLVER) -> Iterator[Answer]:
-    """Every answer of the model (at most `limit`), projected on the printed variables."""
-    with open_space(compiled, model, solver) as space:
+def iter_solutions(
+    compiled: Any, model: Any, limit: int | None = None, solver: str = DEFAULT_SOLVER, names: Sequence[str] | None = None
+) -> Iterator[Answer]:
+    """Every answer of the model (at most `limit`), projected on the printed variables (or `names`)."""
+    with open_space(compiled, model, solver, names=names) as space:
         yield from space.solutions(limit)
 
 
-def count_solutions(compiled: Any, model: Any, limit: int | None = None, solver: str = DEFAULT_SOLVER) -> int:
+def count_solutions(
+    compiled: Any, model: Any, limit: int | None = None, solver: str = DEFAULT_SOLVER, names: Sequence[str] | None = None
+) -> int:
     """The number of answers (at most `limit`)."""
-    with open_space(compiled, model, solver) as space:
+    with open_space(compiled, model, solver, names=names) as space:
         return space.count(limit)
 
 
-def uniqueness(compiled: Any, model: Any, solver: str = DEFAULT_SOLVER) -> Uniqueness:
+def uniqueness(
+    compiled: Any, model: Any, solver: str = DEFAULT_SOLVER, names: Sequence[str] | None = None
+) -> Uniqueness:
     """Whether the model has no, one or several answers (see `Uniqueness`)."""
-    with open_space(compiled, model, solver) as space:
+    with open_space(compiled, model, solver, names=names) as space:
         return space.uniqueness()
 
 
-def forced_values(compiled: Any, model: Any, solver: str = DEFAULT_SOLVER) -> dict[str, Value | None] | None:
-    """The value each printed variable takes in every answer (None where answers differ); None if no answer."""
-    with open_space(compiled, model, solver) as space:
+def forced_values(
+    compiled: Any, model: Any, solver: str = DEFAULT_SOLVER, names: Sequence[str] | None = None
+) -> dict[str, Value | None] | None:
+    """The value each printed variable (or each of `names`) takes in every answer (None where answers differ); None if no answer."""
+    with open_space(compiled, model, solver, names=names) as space:
         return space.facts()

@@ -225,3 +225,36 @@ def test_pentomino_counts(box: str, count: int) -> None:
 
     model = check(parse_text(text))
     assert count_solutions(compile_model(model), model) == count
+
+
+# ---------------------------------------------------------------- puzzles in data/: uniqueness as sources.txt says
+
+
+def _puzzle_cases() -> list:
+    cases = []
+    for index in sorted((ROOT / "data").glob("*/index.tsv")):
+        rows = [line.split("\t") for line in index.read_text().splitlines()[1:] if line.strip()]
+        for name, height, width, status, *_ in rows:
+            small = int(height) * int(width) <= 100
+            marks = () if small else (pytest.mark.slow,)
+            cases.append(pytest.param(index.parent.name, name, status, marks=marks, id=f"{index.parent.name}/{name}"))
+    return cases
+
+
+@pytest.mark.parametrize("folder,name,status", _puzzle_cases())
+def test_puzzle_uniqueness_matches_sources(folder: str, name: str, status: str) -> None:
+    import importlib
+
+    from csp2sat.enumerate import uniqueness
+    from generators.base import genre
+
+    parse_text, check, compile_model = _pipeline()
+    kind = genre(folder)
+    # Uniqueness is about the puzzle's own variables; the files also print auxiliary ones (e.g. connectivity).
+    projection = getattr(importlib.import_module(kind.read.__module__), "puzzle_variables", None)
+    if projection is None:
+        pytest.skip(f"genre {kind.name} does not list its puzzle variables (puzzle_variables)")
+    puzzle = kind.read((ROOT / "data" / folder / f"{name}.txt").read_text())
+    model = check(parse_text(kind.generate(puzzle)))
+    expected = {"unique": "unique", "MULTIPLE": "multiple", "UNSOLVABLE": "none"}[status]
+    assert uniqueness(compile_model(model), model, names=projection(puzzle)).status == expected

@@ -24,7 +24,8 @@ from __future__ import annotations
 import argparse
 from typing import Any, TextIO
 
-from csp2sat.commands._common import format_value, write_answer
+from csp2sat import output
+from csp2sat.commands._common import format_value
 from csp2sat.diagnostics import Exit
 from csp2sat.enumerate import Answer, SolutionSpace, open_space
 
@@ -69,20 +70,21 @@ def requested(args: argparse.Namespace) -> bool:
 
 
 class _Printer:
-    """Writes answers under the printed names (answers are keyed by `bool_key`, printed by name)."""
+    """Writes the status line, the optimum and answers (keyed like every value mapping, by `bool_key`)."""
 
     def __init__(self, model: Any, space: SolutionSpace, out: TextIO):
+        self.model = model
         self.names = [v.name for v in model.printed_int_vars()] + [v.name for v in model.printed_bool_vars()]
         self.space = space
         self.out = out
 
     def header(self) -> None:
-        self.out.write("s SATISFIABLE\n")
+        self.out.write(output.status_line("SATISFIABLE") + "\n")
         if self.space.optimum is not None:
             self.out.write(f"o {self.space.optimum}\n")
 
     def answer(self, answer: Answer) -> None:
-        write_answer(self.out, zip(self.names, answer.values()))
+        output.write_answer(self.out, self.model, answer)
 
 
 def _run_all(printer: _Printer, space: SolutionSpace, out: TextIO, limit: int | None) -> None:
@@ -128,7 +130,7 @@ def run(args: argparse.Namespace, model: Any, compiled: Any, solver_name: str, o
     """Run the requested mode on a compiled model and return the exit status; None when no mode was requested."""
     if not requested(args):
         return None
-    with open_space(compiled, model, solver_name) as space:
+    with open_space(compiled, model, solver_name, verify=getattr(args, "verify", True)) as space:
         printer = _Printer(model, space, out)
         if args.count:
             out.write(f"c SOLUTIONS {space.count()}\n")
