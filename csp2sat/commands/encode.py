@@ -8,14 +8,13 @@ recompiling.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 
 from csp2sat.commands._common import read_model, write_output
 from csp2sat.compiler import compile_model
 from csp2sat.diagnostics import Exit
-from csp2sat.dimacs import build_map, write_cnf
+from csp2sat.dimacs import build_map, dump_map, write_cnf
 
 NAME = "encode"
 HELP = "write a CSP file's CNF in DIMACS, with a map for `csp2sat decode`"
@@ -48,5 +47,5 @@ def run(args: argparse.Namespace) -> int:
     mapping = build_map(compiled, model, os.path.abspath(args.file), text)
     comments = [f"csp2sat encode {args.file}", f"map {args.map}"]
     write_output(args.output, lambda out: write_cnf(compiled, out, comments))
-    write_output(args.map, lambda out: json.dump(mapping, out, indent=1))
+    write_output(args.map, lambda out: dump_map(mapping, out))
     return Exit.OK
