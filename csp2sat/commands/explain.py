@@ -53,6 +53,9 @@ def run(args: argparse.Namespace) -> int:
         out.write(f"c {args.file}: unsatisfiable independently of its constraints\n")
     else:
         n = len(result.parts)
-        out.write(f"c {args.file}: unsatisfiable; these {n} cannot all hold (dropping any one leaves a satisfiable rest):\n")
+        if n == 1:
+            out.write(f"c {args.file}: unsatisfiable; this one cannot hold on its own:\n")
+        else:
+            out.write(f"c {args.file}: unsatisfiable; these {n} cannot all hold (dropping any one leaves a satisfiable rest):\n")
         out.write("".join(f"{part}\n" for part in result.parts))
     return Exit.OK
