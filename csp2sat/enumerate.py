@@ -177,16 +177,13 @@ class SolutionSpace:
         best = value_of(self.solver.get_model())
         while True:
             lit = le_literal(best - 1) if sense == "minimize" else _negate(le_literal(best))
-            if lit is False:
-                break
-            if lit is not True and not self.solver.solve(assumptions=[lit]):
+            # A constant here means the domain ends at `best`: nothing better can exist.
+            if isinstance(lit, bool) or not self.solver.solve(assumptions=[lit]):
                 break
             best = value_of(self.solver.get_model())
         self.optimum = best
         for lit in (le_literal(best), _negate(le_literal(best - 1))):
-            if lit is False:  # cannot happen for a value that was found; kept total for safety
-                self.solver.add_clause([])
-            elif lit is not True:
+            if not isinstance(lit, bool):  # constants are true here: `best` is a value of the domain
                 self.solver.add_clause([lit])
 
     # -- queries -----------------------------------------------------------
