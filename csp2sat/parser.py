@@ -1,26 +1,48 @@
 """Front end, stage 1: parse Sugar CSP text into a `SyntaxTree` (see `csp2sat.syntax`).
 
-`parse_text` runs lark's LALR parser over `grammar.lark` with the tree builder
-(`_Builder`) applied at each reduction, so no intermediate parse tree is made:
-statements come out as `syntax` dataclasses and expressions as `Node`s with the
-operator folded to its canonical name. Comments are collected by a lexer
-callback for the formatter. Names are not resolved here (that is
-`csp2sat.checker`); lark's errors become `CspError`s with exit `Exit.SYNTAX`
-and a message that says what is wrong in the user's terms.
+The grammar is `grammar.lark`; lark builds its LALR(1) tables, which are cached
+on disk (`_lark_parser`), so a process pays for the table construction once per
+grammar version rather than at every start.
 
-Sugar's tokenizer quirks are reproduced, each with a warning: ``1x`` is the
-number 1 then the symbol ``x``, ``2.7`` is read as 2, ``-x`` is ``-`` then ``x``.
+Parsing runs in one pass with the tree builders applied at each reduction, so
+no intermediate parse tree is made: statements come out as `syntax` dataclasses
+and expressions as `Node`s with the operator folded to its canonical name.
+Profiling showed lark's own lexer and parse loop (token objects, child filters,
+callback wrappers) taking most of the time, so the hot path is ours:
+
+* `_tokens` splits each line with one compiled regex (`findall`), giving words,
+  numbers and parentheses with their positions;
+* `_drive` runs lark's LALR tables. A word becomes a keyword only when lark's
+  table for the current state accepts that keyword, and is a SYMBOL otherwise:
+  exactly what lark's contextual lexer does, which keeps keywords unreserved.
+
+Whatever the fast path does not accept (a syntax error, or a rare input where
+lark's contextual lexer splits a word such as ``eqz`` after a keyword prefix)
+is parsed again by lark itself: its tokens feed the same driver, and its errors
+become `CspError`s with exit `Exit.SYNTAX` and a message in the user's terms.
+So every input gets exactly lark's reading, and a valid file never pays for
+lark's slow path.
+
+Names are not resolved here (that is `csp2sat.checker`). Sugar's tokenizer
+quirks are reproduced, each with a warning: ``1x`` is the number 1 then the
+symbol ``x``, ``2.7`` is read as 2, ``-x`` is ``-`` then ``x``.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
+import sys
 import threading
 from bisect import bisect_right
+from dataclasses import fields
+from itertools import accumulate
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable, Iterable, Iterator
 
-from lark import Lark, Token, Transformer
+import lark
+from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from csp2sat.diagnostics import CspError, Diagnostic, Exit
@@ -41,10 +63,17 @@ __all__ = ["parse_text", "SYMBOL_RE", "NUMBER_RE"]
 
 # The token classes of grammar.lark, for other modules (the formatter checks
 # that a name it prints reads back as one symbol).
-SYMBOL_RE = re.compile(
-    r"-(?![0-9])|[A-Za-z_+*/%=<>!&|$\u0080-\U0010ffff][A-Za-z0-9_.+\-*/%=<>!&|$\u0080-\U0010ffff]*"
-)
-NUMBER_RE = re.compile(r"-?[0-9]+(\.[0-9]*)?")
+_SYMBOL_START = r"A-Za-z_+*/%=<>!&|$\u0080-\U0010ffff"
+_SYMBOL_CHAR = r"A-Za-z0-9_.+\-*/%=<>!&|$\u0080-\U0010ffff"
+_SYMBOL = rf"-(?![0-9])|[{_SYMBOL_START}][{_SYMBOL_CHAR}]*"
+_NUMBER = r"-?[0-9]+(\.[0-9]*)?"
+SYMBOL_RE = re.compile(_SYMBOL)
+NUMBER_RE = re.compile(_NUMBER)
+
+# One token with the blanks before it; a number is tried first, as in Sugar
+# ("-5" is a number, a lone "-" a symbol). Comments run to the end of the line.
+_TOKEN = re.compile(rf"([ \t\f\r]*)(-?[0-9]+(?:\.[0-9]*)?|{_SYMBOL}|[()]|;.*)")
+_BLANKS = " \t\f\r"
 
 # Rule name -> canonical operator, for the rules that only differ by operator.
 _OPERATOR_RULES = (
@@ -71,234 +100,49 @@ USAGE = {
     "global_cardinality_with_costs": "(global_cardinality_with_costs (T...) ((VALUE T)...) ((I J W)...) T)",
 }
 
-_SYMBOL_CHAR = r"A-Za-z0-9_.+\-*/%=<>!&|$\u0080-\U0010ffff"
 # Tokens Sugar reads in a surprising way (comments are matched first, to be skipped).
 _ODD_TOKENS = re.compile(
     rf";[^\n]*|(?<![{_SYMBOL_CHAR}])(?:(?P<num>-?[0-9]+(?P<frac>\.[0-9]*)?)(?P<glued>[{_SYMBOL_CHAR}])?"
-    rf"|(?P<minus>-)(?=[A-Za-z_+*/%=<>!&|$\u0080-\U0010ffff]))"
+    rf"|(?P<minus>-)(?=[{_SYMBOL_START}]))"
 )
 _COMMENT_RE = re.compile(r";[^\n]*")
 
 
-class _State:
-    """What one parse collects besides the statements (the parser object is shared)."""
-
-    def __init__(self, text: str, file: str) -> None:
-        self.text = text
-        self.file = file
-        self.comments: list[Comment] = []
-        self.starts: list[int] = []  # offset of each statement, in order
+# ---------------------------------------------------------------- building nodes
 
 
-class _Builder(Transformer):
-    """Callbacks of grammar.lark's rules: build statements and `Node`s during parsing."""
+def _fast_node_constructor() -> Callable[[str, tuple, Any, int, int], Node]:
+    """`Node(op, args, value, line, col)`, made about twice as fast.
 
-    def __init__(self) -> None:
-        super().__init__(visit_tokens=False)
-        self.state: _State | None = None
+    A frozen dataclass's ``__init__`` stores each field through
+    ``object.__setattr__``; the parser makes one `Node` per atom and operator,
+    so it sets the slots through their descriptors instead. The result is an
+    ordinary `Node`; if `Node`'s fields ever change, the class itself is used.
+    """
+    names = tuple(f.name for f in fields(Node))
+    if names != ("op", "args", "value", "line", "col") or not hasattr(Node, "__slots__"):
+        return Node
+    new = Node.__new__
+    set_op, set_args, set_value, set_line, set_col = (getattr(Node, name).__set__ for name in names)
 
-    # ---------------------------------------------------------- leaves
+    def make(op: str, args: tuple, value: Any, line: int, col: int) -> Node:
+        node = new(Node)
+        set_op(node, op)
+        set_args(node, args)
+        set_value(node, value)
+        set_line(node, line)
+        set_col(node, col)
+        return node
 
-    @staticmethod
-    def const(children: list) -> Node:
-        tok = children[0]
-        return Node("const", (), _number(tok), tok.line, tok.column)
-
-    @staticmethod
-    def sym(children: list) -> Node:
-        tok = children[0]
-        return Node("sym", (), str(tok), tok.line, tok.column)
-
-    @staticmethod
-    def true(children: list) -> Node:
-        tok = children[0]
-        return Node("true", (), None, tok.line, tok.column)
-
-    @staticmethod
-    def false(children: list) -> Node:
-        tok = children[0]
-        return Node("false", (), None, tok.line, tok.column)
-
-    @staticmethod
-    def num(children: list) -> int:
-        return _number(children[0])
-
-    # ---------------------------------------------------------- expressions
-
-    @staticmethod
-    def sub(children: list) -> Node:
-        lpar = children[0]
-        args = tuple(children[1:])
-        # (- x) and (sub x) mean negation; folding here gives one tree for both.
-        return Node("neg" if len(args) == 1 else "sub", args, None, lpar.line, lpar.column)
-
-    @staticmethod
-    def neg(children: list) -> Node:
-        lpar = children[0]
-        return Node("neg", tuple(children[1:]), None, lpar.line, lpar.column)
-
-    @staticmethod
-    def call(children: list) -> Node:
-        lpar, name = children[0], children[1]
-        return Node("call", tuple(children[2:]), str(name), lpar.line, lpar.column)
-
-    @staticmethod
-    def seq(children: list) -> Node:
-        lpar = children[0]
-        return Node("list", tuple(children[1:]), None, lpar.line, lpar.column)
-
-    list = seq
-
-    @staticmethod
-    def relop(children: list) -> str:
-        return str(children[0])
-
-    @staticmethod
-    def task(children: list) -> Node:
-        lpar = children[0]
-        items = tuple(
-            Node("nil", (), None, a.line, a.col) if a.op == "sym" and a.value == "nil" else a for a in children[1:]
-        )
-        return Node("list", items, None, lpar.line, lpar.column)
-
-    @staticmethod
-    def task_list(children: list) -> Node:
-        lpar = children[0]
-        return Node("list", tuple(children[1:]), None, lpar.line, lpar.column)
-
-    @staticmethod
-    def weightedsum(children: list) -> Node:
-        lpar, pairs, op, rhs = children
-        return Node("weightedsum", (_items_as_lists(pairs), rhs), op, lpar.line, lpar.column)
-
-    @staticmethod
-    def count(children: list) -> Node:
-        lpar, value, terms, op, rhs = children
-        return Node("count", (value, terms, rhs), op, lpar.line, lpar.column)
-
-    @staticmethod
-    def element(children: list) -> Node:
-        lpar, index, terms, rhs = children
-        return Node("element", (index, terms, rhs), "eq", lpar.line, lpar.column)
-
-    @staticmethod
-    def element_op(children: list) -> Node:
-        lpar, index, terms, op, rhs = children
-        return Node("element", (index, terms, rhs), op, lpar.line, lpar.column)
-
-    @staticmethod
-    def cumulative(children: list) -> Node:
-        lpar, tasks, limit = children
-        return Node("cumulative", (tasks, limit), None, lpar.line, lpar.column)
-
-    @staticmethod
-    def disjunctive(children: list) -> Node:
-        lpar, tasks = children
-        return Node("disjunctive", (_items_as_lists(tasks),), None, lpar.line, lpar.column)
-
-    @staticmethod
-    def global_cardinality(children: list) -> Node:
-        lpar, terms, pairs = children
-        return Node("global_cardinality", (terms, _items_as_lists(pairs)), None, lpar.line, lpar.column)
-
-    @staticmethod
-    def global_cardinality_with_costs(children: list) -> Node:
-        lpar, terms, pairs, costs, cost = children
-        args = (terms, _items_as_lists(pairs), _items_as_lists(costs), cost)
-        return Node("global_cardinality_with_costs", args, None, lpar.line, lpar.column)
-
-    # ---------------------------------------------------------- statements
-
-    def _start(self, tok: Token) -> None:
-        self.state.starts.append(tok.start_pos)  # type: ignore[union-attr]
-
-    def domain_decl(self, children: list) -> DomainDecl:
-        lpar, name, spec = children
-        self._start(lpar)
-        return DomainDecl(str(name), spec, lpar.line, lpar.column)
-
-    def int_decl(self, children: list) -> IntDecl:
-        lpar, name, spec = children
-        self._start(lpar)
-        return IntDecl(str(name), spec, lpar.line, lpar.column)
-
-    @staticmethod
-    def bounds(children: list) -> tuple:
-        return ("bounds", children[0], children[1])
-
-    @staticmethod
-    def single(children: list) -> tuple:
-        return ("value", children[0])
-
-    @staticmethod
-    def ranges(children: list) -> tuple:
-        return ("ranges", tuple(c if isinstance(c, tuple) else (c,) for c in children[1:]))
-
-    @staticmethod
-    def range_pair(children: list) -> tuple:
-        return (children[1], children[2])
-
-    @staticmethod
-    def domain_ref(children: list) -> tuple:
-        return ("domain", str(children[0]))
-
-    def bool_decl(self, children: list) -> BoolDecl:
-        lpar, name = children
-        self._start(lpar)
-        return BoolDecl(str(name), lpar.line, lpar.column)
-
-    def relation_decl(self, children: list) -> RelationDecl:
-        lpar, name, arity, _lpar2, kind, *tuples = children
-        self._start(lpar)
-        return RelationDecl(str(name), arity, kind == "supports", tuple(tuples), lpar.line, lpar.column)
-
-    @staticmethod
-    def relation_kind(children: list) -> str:
-        return str(children[0])
-
-    @staticmethod
-    def tuple(children: list) -> tuple:
-        return tuple(children[1:])
-
-    def predicate_decl(self, children: list) -> PredicateDecl:
-        lpar, _lpar2, name, *rest = children
-        self._start(lpar)
-        params, body = rest[:-1], rest[-1]
-        return PredicateDecl(str(name), tuple(str(p) for p in params), body, lpar.line, lpar.column)
-
-    def objective_decl(self, children: list) -> ObjectiveDecl:
-        lpar, *words = children
-        self._start(lpar)
-        sense = str(words[0]) if words else ""
-        return ObjectiveDecl(sense, tuple(str(w) for w in words[1:]), lpar.line, lpar.column)
-
-    def constraint(self, children: list) -> ConstraintStmt:
-        node = children[0]
-        state = self.state
-        assert state is not None
-        state.starts.append(_offset(state, node.line, node.col))
-        return ConstraintStmt(node, node.line, node.col)
-
-    @staticmethod
-    def start(children: list) -> list:
-        return children
+    return make
 
 
-def _make_operator(op: str) -> Callable[[list], Node]:
-    def build(children: list) -> Node:
-        lpar = children[0]
-        return Node(op, tuple(children[1:]), None, lpar.line, lpar.column)
+_node = _fast_node_constructor()
 
-    build.__name__ = op
-    return staticmethod(build)  # type: ignore[return-value]
+# A token on the parser's value stack is a tuple (kind, text, line, col).
 
 
-for _op in _OPERATOR_RULES:
-    setattr(_Builder, _op, _make_operator(_op))
-
-
-def _number(tok: Token) -> int:
-    text = str(tok)
+def _number(text: str) -> int:
     if "." in text:  # Sugar truncates "2.7" to 2 (a warning is given by the odd-token scan)
         text = text.split(".", 1)[0]
     return int(text)
@@ -309,120 +153,448 @@ def _items_as_lists(node: Node) -> Node:
     items = []
     for item in node.args:
         if item.op == "call":
-            head = Node("sym", (), item.value, item.line, item.col + 1)
-            item = Node("list", (head,) + item.args, None, item.line, item.col)
+            head = _node("sym", (), item.value, item.line, item.col + 1)
+            item = _node("list", (head,) + item.args, None, item.line, item.col)
         items.append(item)
-    return Node("list", tuple(items), None, node.line, node.col)
+    return _node("list", tuple(items), None, node.line, node.col)
 
 
-def _offset(state: _State, line: int, col: int) -> int:
-    line_starts = getattr(state, "line_starts", None)
-    if line_starts is None:
-        line_starts = [0] + [m.end() for m in re.finditer("\n", state.text)]
-        state.line_starts = line_starts  # type: ignore[attr-defined]
-    return line_starts[line - 1] + col - 1
+def _operator(op: str) -> Callable[[list], Node]:
+    def build(c: list) -> Node:
+        lpar = c[0]
+        return _node(op, tuple(c[1:]), None, lpar[2], lpar[3])
+
+    return build
+
+
+def _list(c: list) -> Node:
+    lpar = c[0]
+    return _node("list", tuple(c[1:]), None, lpar[2], lpar[3])
+
+
+def _sub(c: list) -> Node:
+    lpar = c[0]
+    # (- x) and (sub x) mean negation; folding here gives one tree for both.
+    return _node("neg" if len(c) == 2 else "sub", tuple(c[1:]), None, lpar[2], lpar[3])
+
+
+def _task(c: list) -> Node:
+    # "nil" is an ordinary symbol in the grammar (see grammar.lark); a task reads it as nil.
+    lpar = c[0]
+    items = tuple(_node("nil", (), None, a.line, a.col) if a.op == "sym" and a.value == "nil" else a for a in c[1:])
+    return _node("list", items, None, lpar[2], lpar[3])
+
+
+def _predicate_decl(c: list) -> PredicateDecl:
+    lpar, _lpar2, name, *rest = c
+    params, body = rest[:-1], rest[-1]
+    return PredicateDecl(name[1], tuple(p[1] for p in params), body, lpar[2], lpar[3])
+
+
+def _objective_decl(c: list) -> ObjectiveDecl:
+    lpar, *words = c
+    sense = words[0][1] if words else ""
+    return ObjectiveDecl(sense, tuple(w[1] for w in words[1:]), lpar[2], lpar[3])
+
+
+def _relation_decl(c: list) -> RelationDecl:
+    lpar, name, arity, _lpar2, kind, *tuples = c
+    return RelationDecl(name[1], arity, kind == "supports", tuple(tuples), lpar[2], lpar[3])
+
+
+# Rule (or alias) name -> builder of its value from the kept children (lark's
+# filtering: anonymous tokens dropped, "_rule" children spliced in).
+_BUILDERS: dict[str, Callable[[list], Any]] = {
+    **{op: _operator(op) for op in _OPERATOR_RULES},
+    "const": lambda c: _node("const", (), _number(c[0][1]), c[0][2], c[0][3]),
+    "sym": lambda c: _node("sym", (), c[0][1], c[0][2], c[0][3]),
+    "true": lambda c: _node("true", (), None, c[0][2], c[0][3]),
+    "false": lambda c: _node("false", (), None, c[0][2], c[0][3]),
+    "num": lambda c: _number(c[0][1]),
+    "sub": _sub,
+    "neg": lambda c: _node("neg", tuple(c[1:]), None, c[0][2], c[0][3]),
+    "call": lambda c: _node("call", tuple(c[2:]), c[1][1], c[0][2], c[0][3]),
+    "seq": _list,
+    "list": _list,
+    "task_list": _list,
+    "task": _task,
+    "relop": lambda c: c[0][1],
+    "weightedsum": lambda c: _node("weightedsum", (_items_as_lists(c[1]), c[3]), c[2], c[0][2], c[0][3]),
+    "count": lambda c: _node("count", (c[1], c[2], c[4]), c[3], c[0][2], c[0][3]),
+    "element": lambda c: _node("element", (c[1], c[2], c[3]), "eq", c[0][2], c[0][3]),
+    "element_op": lambda c: _node("element", (c[1], c[2], c[4]), c[3], c[0][2], c[0][3]),
+    "cumulative": lambda c: _node("cumulative", (c[1], c[2]), None, c[0][2], c[0][3]),
+    "disjunctive": lambda c: _node("disjunctive", (_items_as_lists(c[1]),), None, c[0][2], c[0][3]),
+    "global_cardinality": lambda c: _node(
+        "global_cardinality", (c[1], _items_as_lists(c[2])), None, c[0][2], c[0][3]
+    ),
+    "global_cardinality_with_costs": lambda c: _node(
+        "global_cardinality_with_costs",
+        (c[1], _items_as_lists(c[2]), _items_as_lists(c[3]), c[4]),
+        None,
+        c[0][2],
+        c[0][3],
+    ),
+    # statements
+    "domain_decl": lambda c: DomainDecl(c[1][1], c[2], c[0][2], c[0][3]),
+    "int_decl": lambda c: IntDecl(c[1][1], c[2], c[0][2], c[0][3]),
+    "bounds": lambda c: ("bounds", c[0], c[1]),
+    "single": lambda c: ("value", c[0]),
+    "ranges": lambda c: ("ranges", tuple(x if isinstance(x, tuple) else (x,) for x in c[1:])),
+    "range_pair": lambda c: (c[1], c[2]),
+    "domain_ref": lambda c: ("domain", c[0][1]),
+    "bool_decl": lambda c: BoolDecl(c[1][1], c[0][2], c[0][3]),
+    "relation_decl": _relation_decl,
+    "relation_kind": lambda c: c[0][1],
+    "tuple": lambda c: tuple(c[1:]),
+    "predicate_decl": _predicate_decl,
+    "objective_decl": _objective_decl,
+    # A constraint stays a bare Node until `_spans` knows its source text.
+    "constraint": lambda c: c[0],
+    "start": lambda c: c,
+}
+
+
+# ---------------------------------------------------------------- LALR tables
+
+
+class _Reject(Exception):
+    """The fast path does not take this input: lark parses it (and reports the error, if any)."""
+
+
+_WORD = "WORD"  # a symbol-shaped word: a keyword or a SYMBOL, by parser state
+_END = "$END"
+
+
+class _Tables:
+    """lark's LALR(1) tables for grammar.lark, in the shape `_drive` uses.
+
+    `actions[state]` maps a terminal or rule name to the next state (a shift or
+    goto, an int) or to a reduction ``(length, rule name, builder)``; the
+    builder is None when the reduction keeps its only child as it is.
+    `keywords` maps the text of each keyword to its terminal name.
+    """
+
+    def __init__(self, parser: Lark) -> None:
+        table = parser.parser.parser.parser.parse_table
+        self.start: int = table.start_states["start"]
+        self.end: int = table.end_states["start"]
+        reductions: dict[Any, tuple] = {}
+        n_states = max(table.states) + 1
+        self.actions: list[dict[str, Any]] = [{} for _ in range(n_states)]
+        for state, row in table.states.items():
+            out = self.actions[state]
+            for name, (action, arg) in row.items():
+                if action.name == "Shift":
+                    out[name] = arg
+                else:
+                    if arg not in reductions:
+                        reductions[arg] = (len(arg.expansion), arg.origin.name, _reducer(arg))
+                    out[name] = reductions[arg]
+        self.keywords: dict[str, str] = {
+            t.pattern.value: t.name
+            for t in parser.terminals
+            if t.pattern.type == "str" and SYMBOL_RE.fullmatch(t.pattern.value)
+        }
+
+
+def _reducer(rule: Any) -> Callable[[list], Any] | None:
+    """The function that makes the value of `rule` from its children, as lark's tree builder would."""
+    expansion = rule.expansion
+    keep_all = rule.options.keep_all_tokens
+    kept = [
+        (i, not sym.is_term and sym.name.startswith("_"))
+        for i, sym in enumerate(expansion)
+        if keep_all or not (sym.is_term and sym.filter_out)
+    ]
+    expand1 = rule.options.expand1 and not rule.alias
+    inlined = rule.origin.name.startswith("_")
+    if expand1 and len(expansion) == 1 and len(kept) == 1 and not kept[0][1]:
+        return None  # a ?rule over one child: the child itself
+    if len(kept) == len(expansion) and not any(splice for _, splice in kept):
+        select = None
+    elif kept == [(0, True), (1, False)]:  # the left-recursive list of a "x*": append in place
+
+        def select(c: list) -> list:
+            items = c[0]
+            items.append(c[1])
+            return items
+
+    else:
+
+        def select(c: list) -> list:
+            out: list = []
+            for i, splice in kept:
+                if splice:
+                    if out:
+                        out += c[i]
+                    else:
+                        out = c[i]
+                else:
+                    out.append(c[i])
+            return out
+
+    if inlined:  # a "_rule": its children are spliced into the parent
+        return select if select is not None else (lambda c: c)
+    build = _BUILDERS[rule.alias or rule.origin.name]
+    if expand1:
+        def build_or_expand(c: list) -> Any:
+            if select is not None:
+                c = select(c)
+            return c[0] if len(c) == 1 else build(c)
+
+        return build_or_expand
+    if select is None:
+        return build
+    return lambda c: build(select(c))
 
 
 # ---------------------------------------------------------------- the shared parser
 
 _LOCK = threading.Lock()
-_BUILDER = _Builder()
 _PARSER: Lark | None = None
+_TABLES: _Tables | None = None
 
 
-def _comment(tok: Token) -> Token:
-    _BUILDER.state.comments.append(Comment(str(tok), tok.line, tok.column))  # type: ignore[union-attr]
-    return tok
+def _cache_file(grammar: str) -> str | bool:
+    """Where lark caches the tables: a file in the user's cache directory, or False when there is none.
+
+    The name carries a digest of the grammar and of the lark and Python
+    versions, so installations of different versions never share a file.
+    """
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    if not os.path.isabs(base):
+        return False
+    directory = os.path.join(base, "csp2sat")
+    try:
+        os.makedirs(directory, exist_ok=True)
+    except OSError:
+        return False
+    key = f"{grammar}\0{lark.__version__}\0{sys.version}".encode("utf-8")
+    return os.path.join(directory, f"grammar-{hashlib.sha256(key).hexdigest()[:16]}.lark")
 
 
-def _parser() -> Lark:
+def _lark_parser() -> Lark:
+    """lark's parser for grammar.lark (tables loaded from the cache when possible)."""
     global _PARSER
     if _PARSER is None:
         grammar = (Path(__file__).with_name("grammar.lark")).read_text(encoding="utf-8")
+        # lark reads and writes the cache itself; a file it cannot read or write
+        # (read-only home, a half-written file) only means the tables are rebuilt.
         _PARSER = Lark(
             grammar,
             parser="lalr",
             lexer="contextual",
-            transformer=_BUILDER,
-            lexer_callbacks={"COMMENT": _comment},
             maybe_placeholders=False,
-            cache=False,
+            cache=_cache_file(grammar),
         )
     return _PARSER
 
 
+def _tables() -> _Tables:
+    global _TABLES
+    if _TABLES is None:
+        with _LOCK:
+            if _TABLES is None:
+                _TABLES = _Tables(_lark_parser())
+    return _TABLES
+
+
+# ---------------------------------------------------------------- lexing and parsing
+
+
+def _tokens(lines: list[str], odd: list[bool]) -> Iterator[tuple]:
+    """The tokens of `lines` as (kind, text, line, col); comments are skipped.
+
+    Sets ``odd[0]`` when a token might be one of Sugar's odd readings (a number
+    with a fraction or with something glued to it, a minus glued to a word), so
+    that the exact scan for them runs only then. Raises `_Reject` at a
+    character that starts no token.
+    """
+    findall = _TOKEN.findall
+    kind_of = _FIRST_CHAR_KIND.get
+    for lineno, line in enumerate(lines, 1):
+        col = 1
+        glued = False  # the previous token was a number or a lone "-"
+        for blanks, text in findall(line):
+            if blanks:
+                col += len(blanks)
+            elif glued and text[0] not in "();":
+                odd[0] = True
+            kind = kind_of(text[0], _WORD)
+            glued = False
+            if kind is not _WORD:
+                if kind == "COMMENT":
+                    col += len(text)
+                    continue
+                if kind == "-":
+                    kind = _WORD if text == "-" else "NUMBER"
+                    glued = True
+                elif kind == "NUMBER":
+                    glued = True
+                if glued and "." in text:
+                    odd[0] = True
+            yield (kind, text, lineno, col)
+            col += len(text)
+        if col - 1 != len(line) and col - 1 != len(line.rstrip(_BLANKS)):
+            raise _Reject()
+
+
+_FIRST_CHAR_KIND: dict[str, str] = {"(": "LPAR", ")": "RPAR", ";": "COMMENT", "-": "-"}
+_FIRST_CHAR_KIND.update({d: "NUMBER" for d in "0123456789"})
+
+
+def _drive(tables: _Tables, tokens: Iterable[tuple]) -> list:
+    """Run the LALR automaton over `tokens`, building values at each reduction; the statements.
+
+    Raises `_Reject` where the tables have no action (a syntax error, to be
+    reported by lark).
+    """
+    actions = tables.actions
+    keywords = tables.keywords
+    state = tables.start
+    states = [state]
+    values: list = []
+    row = actions[state]
+    for token in tokens:
+        kind = token[0]
+        if kind is _WORD:
+            kind = keywords.get(token[1], "SYMBOL")
+            if kind not in row:
+                kind = "SYMBOL"
+        act = row.get(kind)
+        while act.__class__ is not int:
+            if act is None:
+                raise _Reject()
+            n, origin, build = act
+            if build is None:
+                del states[-1]
+            elif n:
+                children = values[-n:]
+                del values[-n:]
+                del states[-n:]
+                values.append(build(children))
+            else:
+                values.append(build([]))
+            state = actions[states[-1]][origin]
+            states.append(state)
+            row = actions[state]
+            act = row.get(kind)
+        states.append(act)
+        values.append(token)
+        row = actions[act]
+    end = tables.end
+    while True:
+        act = row.get(_END)
+        if act is None or act.__class__ is int:
+            raise _Reject()
+        n, origin, build = act
+        if build is None:
+            del states[-1]
+        elif n:
+            children = values[-n:]
+            del values[-n:]
+            del states[-n:]
+            values.append(build(children))
+        else:
+            values.append(build([]))
+        state = actions[states[-1]][origin]
+        if state == end:
+            return values[-1]
+        states.append(state)
+        row = actions[state]
+
+
+def _lark_tokens(text: str) -> list[tuple]:
+    """The tokens of `text` as lark's contextual lexer reads them; raises lark's error if it rejects the text."""
+    interactive = _lark_parser().parse_interactive(text)
+    tokens = [(tok.type, str(tok), tok.line, tok.column) for tok in interactive.iter_parse()]
+    interactive.feed_eof()
+    return tokens
+
+
 def parse_text(text: str, file: str = "<string>") -> SyntaxTree:
     """Parse Sugar CSP `text` (named `file` in messages) into a `SyntaxTree`; raises `CspError`."""
-    parser = _parser()
-    with _LOCK:
-        state = _State(text, file)
-        _BUILDER.state = state
-        try:
-            statements = parser.parse(text)
-        except UnexpectedInput as err:
-            raise _syntax_error(err, text, file) from None
-        finally:
-            _BUILDER.state = None
-    warnings = _odd_token_warnings(text, file)
-    ends, statements = _spans(text, state, statements)
-    return SyntaxTree(tuple(statements), tuple(state.comments), file, warnings=warnings, ends=ends)
+    tables = _tables()
+    lines = text.split("\n")
+    odd = [False]
+    try:
+        statements = _drive(tables, _tokens(lines, odd))
+    except _Reject:
+        with _LOCK:  # lark's parser object is shared
+            try:
+                statements = _drive(tables, _lark_tokens(text))
+            except UnexpectedInput as err:
+                raise _syntax_error(err, text, file) from None
+        odd[0] = True
+    line_starts = list(accumulate((len(line) + 1 for line in lines[:-1]), initial=0))
+    warnings = _odd_token_warnings(text, file, line_starts) if odd[0] else ()
+    ends, statements = _spans(text, line_starts, statements)
+    return SyntaxTree(tuple(statements), _comments(text, line_starts), file, warnings=warnings, ends=ends)
 
 
-def _spans(text: str, state: _State, statements: list) -> tuple[tuple, list]:
+def _comments(text: str, line_starts: list[int]) -> tuple[Comment, ...]:
+    """The comments of `text` (a parsed text: every ';' there starts a comment)."""
+    if ";" not in text:
+        return ()
+    out = []
+    for m in _COMMENT_RE.finditer(text):
+        line, col = _line_col(line_starts, m.start())
+        out.append(Comment(m.group(0), line, col))
+    return tuple(out)
+
+
+def _spans(text: str, line_starts: list[int], statements: list) -> tuple[tuple, list]:
     """End positions of the statements, and constraint statements with their source text.
 
     A statement ends at the last non-blank, non-comment character before the
     next statement starts, so no end token needs to be kept during parsing.
     """
-    starts = state.starts
+    starts = [line_starts[s.line - 1] + s.col - 1 for s in statements]
+    starts.append(len(text))
     ends = []
     out = []
-    n = len(statements)
     for i, stmt in enumerate(statements):
         start = starts[i]
-        limit = starts[i + 1] if i + 1 < n else len(text)
-        segment = text[start:limit]
+        segment = text[start : starts[i + 1]]
         if ";" in segment:
             segment = _COMMENT_RE.sub(lambda m: " " * len(m.group(0)), segment)
         code = segment.rstrip()
-        end = start + len(code)
-        line, col = _line_col(state, end - 1) if code else _line_col(state, start)
-        ends.append((line, col, end))
-        if isinstance(stmt, ConstraintStmt):
-            stmt = ConstraintStmt(stmt.formula, stmt.line, stmt.col, text=" ".join(code.split()))
+        ends.append(_line_col(line_starts, start + len(code) - 1) if code else _line_col(line_starts, start))
+        if stmt.__class__ is Node:
+            stmt = ConstraintStmt(stmt, stmt.line, stmt.col, text=" ".join(code.split()))
         out.append(stmt)
-    return tuple((line, col) for line, col, _ in ends), out
+    return tuple(ends), out
 
 
-def _line_col(state: _State, offset: int) -> tuple[int, int]:
-    _offset(state, 1, 1)  # builds the line table
-    line_starts = state.line_starts  # type: ignore[attr-defined]
+def _line_col(line_starts: list[int], offset: int) -> tuple[int, int]:
     line = bisect_right(line_starts, offset)
     return line, offset - line_starts[line - 1] + 1
 
 
-def _odd_token_warnings(text: str, file: str) -> tuple[Diagnostic, ...]:
+def _line_starts(text: str) -> list[int]:
+    return [0] + [m.end() for m in re.finditer("\n", text)]
+
+
+def _odd_token_warnings(text: str, file: str, line_starts: list[int]) -> tuple[Diagnostic, ...]:
     """Warnings for tokens that Sugar reads in a surprising way (we read them the same way)."""
-    if not any(c in text for c in ".-0123456789"):
-        return ()
     warnings = []
-    state = _State(text, file)
     for m in _ODD_TOKENS.finditer(text):
         if m.group(0).startswith(";"):
             continue
         if m.group("minus"):
-            line, col = _line_col(state, m.start())
+            line, col = _line_col(line_starts, m.start())
             end = SYMBOL_RE.match(text, m.start() + 1)
             word = end.group(0) if end else ""
             message = f"'-{word}' is read as '-' followed by '{word}' (as Sugar does); write (- {word}) to negate"
         elif m.group("glued"):
-            line, col = _line_col(state, m.start())
+            line, col = _line_col(line_starts, m.start())
             message = (
                 f"'{m.group('num')}' is directly followed by '{m.group('glued')}': read as the number "
                 f"{int(m.group('num').split('.')[0])} and a separate symbol (as Sugar does); put a space between them"
             )
         elif m.group("frac"):
-            line, col = _line_col(state, m.start())
+            line, col = _line_col(line_starts, m.start())
             message = f"'{m.group('num')}' is not an integer: read as {int(m.group('num').split('.')[0])} (as Sugar does)"
         else:
             continue
@@ -452,10 +624,10 @@ def _open_parens(text: str, stop: int) -> list[tuple[int, str]]:
 
 def _syntax_error(err: UnexpectedInput, text: str, file: str) -> CspError:
     """A lark error as a `CspError` that says what is wrong in the user's terms."""
-    state = _State(text, file)
+    line_starts = _line_starts(text)
 
     def where(offset: int) -> str:
-        line, col = _line_col(state, offset)
+        line, col = _line_col(line_starts, offset)
         return f"{line}:{col}"
 
     if isinstance(err, UnexpectedCharacters):
@@ -473,11 +645,11 @@ def _syntax_error(err: UnexpectedInput, text: str, file: str) -> CspError:
         stack = _open_parens(text, len(text))
         if stack:
             pos, head = stack[-1]
-            line, col = _line_col(state, pos)
+            line, col = _line_col(line_starts, pos)
             inner = f" in ({head} ...)" if head else ""
             return CspError(
                 f"missing ')' to close '(' opened at {line}:{col}{inner}",
-                *_line_col(state, len(text.rstrip()) or 0),
+                *_line_col(line_starts, len(text.rstrip()) or 0),
                 file,
                 Exit.SYNTAX,
             )
