@@ -2,7 +2,7 @@
 
 `compile_model` normalises the checked model (`csp2sat.normalise`), gives
 every Boolean and order-encoding variable a CNF number from one pool, and
-encodes each normalised clause with the encoders of `csp2sat.encoders`.
+encodes each normalised clause with the encoders of `encoders`.
 `Compiled` is the contract of docs/compiler-api.md: the CNF, how to load it
 into a PySAT solver, and how to read values back from a SAT model.
 
@@ -17,10 +17,10 @@ from __future__ import annotations
 import time
 from typing import Any, Iterator
 
-from csp2sat.encoders.alldifferent import METHODS as ALLDIFF_METHODS
-from csp2sat.encoders.alldifferent import encode_alldifferent
-from csp2sat.encoders.cnf import ClauseBuffer, Pool
-from csp2sat.encoders.order import OrderEncoding
+from encoders.alldifferent import METHODS as ALLDIFF_METHODS
+from encoders.alldifferent import encode_alldifferent
+from encoders.cnf import ClauseBuffer, Pool
+from encoders.order import OrderEncoding
 from csp2sat.normalise import Linear, NormalCSP, normalise
 from csp2sat.syntax import Model, Objective
 

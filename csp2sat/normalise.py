@@ -17,7 +17,7 @@ value-wise. Everything above that level is removed here:
 * sums with more than three terms are split with auxiliary variables so that
   no literal costs the order encoding more than O(d²) clauses.
 
-This stage knows nothing of CNF: the encoders (`csp2sat.encoders`) translate
+This stage knows nothing of CNF: the encoders (`encoders`) translate
 the result.
 """
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from csp2sat.encoders.cnf import ClauseBuffer, Pool
-from csp2sat.encoders.order import OrderEncoding
+from encoders.cnf import ClauseBuffer, Pool
+from encoders.order import OrderEncoding
 
 METHODS = ("auto", "amo", "pairwise")
 # "auto" keeps the pairwise encoding up to this many clauses per constraint.

@@ -1,4 +1,4 @@
-"""Tests of the order encoding (`csp2sat.encoders.order`) and the alldifferent encoder, without the front end.
+"""Tests of the order encoding (`encoders.order`) and the alldifferent encoder, without the front end.
 
 Each test builds domains directly, encodes one constraint, enumerates every
 model projected on the order variables and compares with a Python count over
@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pysat.solvers import Solver
 
-from csp2sat.encoders.alldifferent import at_most_one, encode_alldifferent
-from csp2sat.encoders.cnf import ClauseBuffer, Pool
-from csp2sat.encoders.order import OrderEncoding
+from encoders.alldifferent import at_most_one, encode_alldifferent
+from encoders.cnf import ClauseBuffer, Pool
+from encoders.order import OrderEncoding
 from csp2sat.syntax import Domain
 
 
