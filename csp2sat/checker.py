@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from csp2sat._gc import gc_paused
 from csp2sat.diagnostics import CspError, Diagnostic, Exit
 from csp2sat.syntax import (
     COMPARISON_OPS,
@@ -70,7 +71,8 @@ def check(tree: SyntaxTree) -> Model:
     """Check `tree` and return its `Model`; raises `CspError` for the first problem found."""
     checker = _Checker(tree)
     try:
-        return checker.run()
+        with gc_paused():
+            return checker.run()
     except RecursionError:
         raise CspError(
             "the file is nested too deeply to check", 0, 0, tree.file, Exit.LIMIT

@@ -45,6 +45,7 @@ import lark
 from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from csp2sat._gc import gc_paused
 from csp2sat.diagnostics import CspError, Diagnostic, Exit
 from csp2sat.syntax import (
     BoolDecl,
@@ -291,11 +292,35 @@ class _Tables:
                     if arg not in reductions:
                         reductions[arg] = (len(arg.expansion), arg.origin.name, _reducer(arg))
                     out[name] = reductions[arg]
+        self._skip_unit_states()
         self.keywords: dict[str, str] = {
             t.pattern.value: t.name
             for t in parser.terminals
             if t.pattern.type == "str" and SYMBOL_RE.fullmatch(t.pattern.value)
         }
+
+
+    def _skip_unit_states(self) -> None:
+        """Make gotos jump over states whose only action is a unit reduction such as ``expr: atom``.
+
+        Each atom or operator passes through two or three of these (``?expr``,
+        ``?compound``, ``?comparison``...), a third of all steps. Skipping them
+        accepts no more input: an LR parser shifts a token only where it is a
+        viable continuation, and then the skipped state (whose LALR lookaheads
+        include every such token) would have reduced on it too; where it would
+        have rejected the token, the states after it reject it as well.
+        """
+        unit: dict[int, str] = {}
+        for state, row in enumerate(self.actions):
+            acts = list(row.values())
+            if acts and acts[0].__class__ is tuple and acts[0][2] is None and all(a is acts[0] for a in acts):
+                unit[state] = acts[0][1]
+        for row in self.actions:
+            for name, target in row.items():
+                if target.__class__ is int and not name.isupper() and name != _END:
+                    while target in unit:
+                        target = row[unit[target]]
+                    row[name] = target
 
 
 def _reducer(rule: Any) -> Callable[[list], Any] | None:
@@ -516,21 +541,22 @@ def _lark_tokens(text: str) -> list[tuple]:
 def parse_text(text: str, file: str = "<string>") -> SyntaxTree:
     """Parse Sugar CSP `text` (named `file` in messages) into a `SyntaxTree`; raises `CspError`."""
     tables = _tables()
-    lines = text.split("\n")
-    odd = [False]
-    try:
-        statements = _drive(tables, _tokens(lines, odd))
-    except _Reject:
-        with _LOCK:  # lark's parser object is shared
-            try:
-                statements = _drive(tables, _lark_tokens(text))
-            except UnexpectedInput as err:
-                raise _syntax_error(err, text, file) from None
-        odd[0] = True
-    line_starts = list(accumulate((len(line) + 1 for line in lines[:-1]), initial=0))
-    warnings = _odd_token_warnings(text, file, line_starts) if odd[0] else ()
-    ends, statements = _spans(text, line_starts, statements)
-    return SyntaxTree(tuple(statements), _comments(text, line_starts), file, warnings=warnings, ends=ends)
+    with gc_paused():
+        lines = text.split("\n")
+        odd = [False]
+        try:
+            statements = _drive(tables, _tokens(lines, odd))
+        except _Reject:
+            with _LOCK:  # lark's parser object is shared
+                try:
+                    statements = _drive(tables, _lark_tokens(text))
+                except UnexpectedInput as err:
+                    raise _syntax_error(err, text, file) from None
+            odd[0] = True
+        line_starts = list(accumulate((len(line) + 1 for line in lines[:-1]), initial=0))
+        warnings = _odd_token_warnings(text, file, line_starts) if odd[0] else ()
+        ends, statements = _spans(text, line_starts, statements)
+        return SyntaxTree(tuple(statements), _comments(text, line_starts), file, warnings=warnings, ends=ends)
 
 
 def _comments(text: str, line_starts: list[int]) -> tuple[Comment, ...]:

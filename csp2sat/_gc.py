@@ -1,0 +1,26 @@
+"""Front end support (parser and checker): pause Python's cyclic garbage collector while building trees.
+
+Parsing and checking allocate millions of small acyclic objects (nodes,
+tuples, lists) and free almost none of them, so every automatic collection
+scans a heap that only grows, for nothing: on a 5 MB file that is a third of
+the parse time. Reference counting still frees everything that is dropped;
+only the cycle detector waits until the block ends.
+"""
+
+from __future__ import annotations
+
+import gc
+from contextlib import contextmanager
+from typing import Iterator
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Disable automatic cyclic collection inside the block (re-enabled after it, if it was enabled)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
