@@ -30,23 +30,29 @@ symbol ``x``, ``2.7`` is read as 2, ``-x`` is ``-`` then ``x``.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import hashlib
+import importlib.util
+import marshal
 import os
 import re
 import sys
+import tempfile
 import threading
 from bisect import bisect_right
 from dataclasses import fields
 from itertools import accumulate
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
-import lark
-from lark import Lark, Token
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from csp2sat._gc import gc_paused
 from csp2sat.diagnostics import CspError, Diagnostic, Exit
+if TYPE_CHECKING:  # lark is imported only to build the tables and to parse rejected input
+    from lark import Lark, Token
+    from lark.exceptions import UnexpectedInput
+
 from csp2sat.syntax import (
     BoolDecl,
     Comment,
@@ -68,8 +74,6 @@ _SYMBOL_START = r"A-Za-z_+*/%=<>!&|$\u0080-\U0010ffff"
 _SYMBOL_CHAR = r"A-Za-z0-9_.+\-*/%=<>!&|$\u0080-\U0010ffff"
 _SYMBOL = rf"-(?![0-9])|[{_SYMBOL_START}][{_SYMBOL_CHAR}]*"
 _NUMBER = r"-?[0-9]+(\.[0-9]*)?"
-SYMBOL_RE = re.compile(_SYMBOL)
-NUMBER_RE = re.compile(_NUMBER)
 
 # One token with the blanks before it; a number is tried first, as in Sugar
 # ("-5" is a number, a lone "-" a symbol). Comments run to the end of the line.
@@ -102,10 +106,27 @@ USAGE = {
 }
 
 # Tokens Sugar reads in a surprising way (comments are matched first, to be skipped).
-_ODD_TOKENS = re.compile(
+_ODD_TOKENS = (
     rf";[^\n]*|(?<![{_SYMBOL_CHAR}])(?:(?P<num>-?[0-9]+(?P<frac>\.[0-9]*)?)(?P<glued>[{_SYMBOL_CHAR}])?"
     rf"|(?P<minus>-)(?=[{_SYMBOL_START}]))"
 )
+# Patterns compiled on first use: the Unicode classes make each compile take
+# 10-20 ms, a fifth of the start-up of a small check.
+_LAZY_PATTERNS = {"SYMBOL_RE": _SYMBOL, "NUMBER_RE": _NUMBER, "_ODD_TOKENS": _ODD_TOKENS}
+
+
+@functools.cache
+def _pattern(name: str) -> re.Pattern:
+    return re.compile(_LAZY_PATTERNS[name])
+
+
+def __getattr__(name: str) -> Any:
+    """`SYMBOL_RE` and `NUMBER_RE`, compiled when first asked for."""
+    if name in ("SYMBOL_RE", "NUMBER_RE"):
+        return _pattern(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 _COMMENT_RE = re.compile(r";[^\n]*")
 
 
@@ -203,6 +224,10 @@ def _relation_decl(c: list) -> RelationDecl:
     return RelationDecl(name[1], arity, kind == "supports", tuple(tuples), lpar[2], lpar[3])
 
 
+def _first(c: list) -> Any:
+    return c[0]
+
+
 # Rule (or alias) name -> builder of its value from the kept children (lark's
 # filtering: anonymous tokens dropped, "_rule" children spliced in).
 _BUILDERS: dict[str, Callable[[list], Any]] = {
@@ -251,7 +276,7 @@ _BUILDERS: dict[str, Callable[[list], Any]] = {
     "predicate_decl": _predicate_decl,
     "objective_decl": _objective_decl,
     # A constraint stays a bare Node until `_spans` knows its source text.
-    "constraint": lambda c: c[0],
+    "constraint": _first,
     "start": lambda c: c,
 }
 
@@ -274,31 +299,18 @@ class _Tables:
     goto, an int) or to a reduction ``(length, rule name, builder)``; the
     builder is None when the reduction keeps its only child as it is.
     `keywords` maps the text of each keyword to its terminal name.
+    Made from `_table_data`'s plain data, so that it needs no lark objects.
     """
 
-    def __init__(self, parser: Lark) -> None:
-        table = parser.parser.parser.parser.parse_table
-        self.start: int = table.start_states["start"]
-        self.end: int = table.end_states["start"]
-        reductions: dict[Any, tuple] = {}
-        n_states = max(table.states) + 1
-        self.actions: list[dict[str, Any]] = [{} for _ in range(n_states)]
-        for state, row in table.states.items():
-            out = self.actions[state]
-            for name, (action, arg) in row.items():
-                if action.name == "Shift":
-                    out[name] = arg
-                else:
-                    if arg not in reductions:
-                        reductions[arg] = (len(arg.expansion), arg.origin.name, _reducer(arg))
-                    out[name] = reductions[arg]
+    def __init__(self, data: dict) -> None:
+        self.start: int = data["start"]
+        self.end: int = data["end"]
+        reductions = [(len(rule[4]), rule[0], _reducer(*rule)) for rule in data["rules"]]
+        self.actions: list[dict[str, Any]] = [
+            {name: arg if arg >= 0 else reductions[~arg] for name, arg in row.items()} for row in data["states"]
+        ]
+        self.keywords: dict[str, str] = data["keywords"]
         self._skip_unit_states()
-        self.keywords: dict[str, str] = {
-            t.pattern.value: t.name
-            for t in parser.terminals
-            if t.pattern.type == "str" and SYMBOL_RE.fullmatch(t.pattern.value)
-        }
-
 
     def _skip_unit_states(self) -> None:
         """Make gotos jump over states whose only action is a unit reduction such as ``expr: atom``.
@@ -323,19 +335,23 @@ class _Tables:
                     row[name] = target
 
 
-def _reducer(rule: Any) -> Callable[[list], Any] | None:
-    """The function that makes the value of `rule` from its children, as lark's tree builder would."""
-    expansion = rule.expansion
-    keep_all = rule.options.keep_all_tokens
+def _reducer(
+    origin: str, alias: str | None, expand1: bool, keep_all: bool, expansion: list
+) -> Callable[[list], Any] | None:
+    """The function that makes the value of a rule from its children, as lark's tree builder would.
+
+    `expansion` lists the rule's symbols as (name, is_terminal, filtered_out).
+    """
     kept = [
-        (i, not sym.is_term and sym.name.startswith("_"))
-        for i, sym in enumerate(expansion)
-        if keep_all or not (sym.is_term and sym.filter_out)
+        (i, not is_term and name.startswith("_"))
+        for i, (name, is_term, filter_out) in enumerate(expansion)
+        if keep_all or not (is_term and filter_out)
     ]
-    expand1 = rule.options.expand1 and not rule.alias
-    inlined = rule.origin.name.startswith("_")
-    if expand1 and len(expansion) == 1 and len(kept) == 1 and not kept[0][1]:
-        return None  # a ?rule over one child: the child itself
+    expand1 = expand1 and not alias
+    inlined = origin.startswith("_")
+    single = len(expansion) == 1 and len(kept) == 1 and not kept[0][1]
+    if single and (expand1 or _BUILDERS.get(alias or origin) is _first):
+        return None  # the value is the only child, as it is
     if len(kept) == len(expansion) and not any(splice for _, splice in kept):
         select = None
     elif kept == [(0, True), (1, False)]:  # the left-recursive list of a "x*": append in place
@@ -343,6 +359,14 @@ def _reducer(rule: Any) -> Callable[[list], Any] | None:
         def select(c: list) -> list:
             items = c[0]
             items.append(c[1])
+            return items
+
+    elif len(kept) == 2 and kept[0] == (0, False) and kept[1][1]:  # "(" OPERATOR items ")": reuse the items
+        k = kept[1][0]
+
+        def select(c: list) -> list:
+            items = c[k]
+            items.insert(0, c[0])
             return items
 
     else:
@@ -361,7 +385,7 @@ def _reducer(rule: Any) -> Callable[[list], Any] | None:
 
     if inlined:  # a "_rule": its children are spliced into the parent
         return select if select is not None else (lambda c: c)
-    build = _BUILDERS[rule.alias or rule.origin.name]
+    build = _BUILDERS[alias or origin]
     if expand1:
         def build_or_expand(c: list) -> Any:
             if select is not None:
@@ -379,50 +403,128 @@ def _reducer(rule: Any) -> Callable[[list], Any] | None:
 _LOCK = threading.Lock()
 _PARSER: Lark | None = None
 _TABLES: _Tables | None = None
+_LARK_TABLES: _Tables | None = None
+_TABLE_FORMAT = 1  # bump when the cached data changes shape
 
 
-def _cache_file(grammar: str) -> str | bool:
-    """Where lark caches the tables: a file in the user's cache directory, or False when there is none.
+def _grammar() -> str:
+    return Path(__file__).with_name("grammar.lark").read_text(encoding="utf-8")
 
-    The name carries a digest of the grammar and of the lark and Python
-    versions, so installations of different versions never share a file.
+
+def _cache_path(grammar: str, kind: str) -> str | None:
+    """A file in the user's cache directory for `kind` ("lark" or "tables"), or None when there is none.
+
+    The name carries a digest of the grammar, the installed lark (its path and
+    modification time, read without importing it) and the Python version, so
+    different installations never share a file and an upgrade makes a new one.
     """
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     if not os.path.isabs(base):
-        return False
+        return None
     directory = os.path.join(base, "csp2sat")
     try:
         os.makedirs(directory, exist_ok=True)
-    except OSError:
-        return False
-    key = f"{grammar}\0{lark.__version__}\0{sys.version}".encode("utf-8")
-    return os.path.join(directory, f"grammar-{hashlib.sha256(key).hexdigest()[:16]}.lark")
+        spec = importlib.util.find_spec("lark")
+        lark_file = spec.origin if spec and spec.origin else ""
+        lark_stamp = f"{lark_file}\0{os.stat(lark_file).st_mtime_ns}" if lark_file else ""
+    except (OSError, ImportError, ValueError):
+        return None
+    key = f"{grammar}\0{lark_stamp}\0{sys.version}\0{_TABLE_FORMAT}".encode("utf-8")
+    return os.path.join(directory, f"{kind}-{hashlib.sha256(key).hexdigest()[:16]}.{kind}")
 
 
 def _lark_parser() -> Lark:
-    """lark's parser for grammar.lark (tables loaded from the cache when possible)."""
+    """lark's parser for grammar.lark: used to build the tables and to parse what the fast path rejects."""
     global _PARSER
     if _PARSER is None:
-        grammar = (Path(__file__).with_name("grammar.lark")).read_text(encoding="utf-8")
-        # lark reads and writes the cache itself; a file it cannot read or write
-        # (read-only home, a half-written file) only means the tables are rebuilt.
+        from lark import Lark
+
+        grammar = _grammar()
+        # lark reads and writes this cache itself; a file it cannot read or
+        # write (read-only home, a half-written file) only means a rebuild.
         _PARSER = Lark(
             grammar,
             parser="lalr",
             lexer="contextual",
             maybe_placeholders=False,
-            cache=_cache_file(grammar),
+            cache=_cache_path(grammar, "lark") or False,
         )
     return _PARSER
 
 
+def _table_data(parser: Lark) -> dict:
+    """lark's parse table, rules and keywords as plain data (ints, strings, lists, dicts) for `_Tables`."""
+    table = parser.parser.parser.parser.parse_table
+    rules: list = []
+    index: dict[Any, int] = {}
+    states: list[dict[str, int]] = [{} for _ in range(max(table.states) + 1)]
+    for state, row in table.states.items():
+        for name, (action, arg) in row.items():
+            if action.name == "Shift":
+                states[state][str(name)] = arg
+                continue
+            if arg not in index:
+                index[arg] = len(rules)
+                # str(): a freshly built grammar names things with lark Tokens (str subclasses)
+                expansion = [(str(sym.name), sym.is_term, bool(getattr(sym, "filter_out", False))) for sym in arg.expansion]
+                alias = str(arg.alias) if arg.alias else None
+                options = arg.options
+                rules.append((str(arg.origin.name), alias, bool(options.expand1), bool(options.keep_all_tokens), expansion))
+            states[state][str(name)] = ~index[arg]
+    keywords = {
+        str(t.pattern.value): str(t.name)
+        for t in parser.terminals
+        if t.pattern.type == "str" and _TOKEN.fullmatch(t.pattern.value) and t.pattern.value not in "()"
+    }
+    start, end = table.start_states["start"], table.end_states["start"]
+    return {"start": start, "end": end, "states": states, "rules": rules, "keywords": keywords}
+
+
+def _load_table_data() -> dict:
+    """The table data from the cache file, or built with lark and written to the cache (atomically)."""
+    grammar = _grammar()
+    path = _cache_path(grammar, "tables")
+    if path is not None:
+        try:
+            with open(path, "rb") as handle:
+                data = marshal.load(handle)
+            if isinstance(data, dict) and data.get("format") == _TABLE_FORMAT:
+                return data
+        except (OSError, EOFError, ValueError, TypeError):
+            pass  # missing or damaged: rebuilt below
+    data = _table_data(_lark_parser())
+    data["format"] = _TABLE_FORMAT
+    if path is not None:
+        try:
+            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tables-")
+        except OSError:
+            return data  # an unwritable cache only costs the rebuild next time
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                marshal.dump(data, handle)
+            os.replace(tmp, path)  # readers see the old file or the whole new one
+        except (OSError, ValueError):
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+    return data
+
+
 def _tables() -> _Tables:
+    """The tables of the fast path (from the cache: lark is not even imported when it is there)."""
     global _TABLES
     if _TABLES is None:
         with _LOCK:
             if _TABLES is None:
-                _TABLES = _Tables(_lark_parser())
+                _TABLES = _Tables(_load_table_data())
     return _TABLES
+
+
+def _lark_tables() -> _Tables:
+    """Tables made from the live lark parser, whose token names they match by construction (call under _LOCK)."""
+    global _LARK_TABLES
+    if _LARK_TABLES is None:
+        _LARK_TABLES = _Tables(_table_data(_lark_parser()))
+    return _LARK_TABLES
 
 
 # ---------------------------------------------------------------- lexing and parsing
@@ -547,9 +649,11 @@ def parse_text(text: str, file: str = "<string>") -> SyntaxTree:
         try:
             statements = _drive(tables, _tokens(lines, odd))
         except _Reject:
+            from lark.exceptions import UnexpectedInput
+
             with _LOCK:  # lark's parser object is shared
                 try:
-                    statements = _drive(tables, _lark_tokens(text))
+                    statements = _drive(_lark_tables(), _lark_tokens(text))
                 except UnexpectedInput as err:
                     raise _syntax_error(err, text, file) from None
             odd[0] = True
@@ -605,12 +709,12 @@ def _line_starts(text: str) -> list[int]:
 def _odd_token_warnings(text: str, file: str, line_starts: list[int]) -> tuple[Diagnostic, ...]:
     """Warnings for tokens that Sugar reads in a surprising way (we read them the same way)."""
     warnings = []
-    for m in _ODD_TOKENS.finditer(text):
+    for m in _pattern("_ODD_TOKENS").finditer(text):
         if m.group(0).startswith(";"):
             continue
         if m.group("minus"):
             line, col = _line_col(line_starts, m.start())
-            end = SYMBOL_RE.match(text, m.start() + 1)
+            end = _pattern("SYMBOL_RE").match(text, m.start() + 1)
             word = end.group(0) if end else ""
             message = f"'-{word}' is read as '-' followed by '{word}' (as Sugar does); write (- {word}) to negate"
         elif m.group("glued"):
@@ -650,6 +754,8 @@ def _open_parens(text: str, stop: int) -> list[tuple[int, str]]:
 
 def _syntax_error(err: UnexpectedInput, text: str, file: str) -> CspError:
     """A lark error as a `CspError` that says what is wrong in the user's terms."""
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
     line_starts = _line_starts(text)
 
     def where(offset: int) -> str:
