@@ -4,23 +4,30 @@ Writes the Sugar constraints that make a set of 0/1 edge variables form exactly
 one simple closed loop, and draws loops as text. The genres give the graph
 (nodes and the edge variable between two nodes) and add their own clue rules.
 
-Encoding (plain Sugar, chosen to keep the CNF small):
+Encoding (plain Sugar, chosen so that unit propagation does the work):
 
 - every node has an on-loop 0/1 variable ``p_R_C`` with ``sum(edges) = 2 p``,
   so degrees are 0 or 2 (no branches, no dead ends);
-- connectivity by rooted numbering, as the Hashiwokakero seed does with
-  ``z``/``r``: every loop node but one root has a loop neighbour with a smaller
-  number. Following smaller numbers always ends at the root, so every loop node
-  is joined to it and the loop is one circuit. The numbers are written in
-  binary (Boolean bits ``z_R_C_K``, compared by a predicate ``bin_lt``) because an
-  order-encoded number would cost a clause per value per arc (a 30x25
-  Slitherlink has 806 nodes: ~2.5M clauses), while a K-bit comparison costs
-  O(K);
+- the loop is oriented: a Boolean ``d_E`` per edge E says it is travelled from
+  its first node to its second, and at every node one of its two loop edges
+  enters and the other leaves;
+- connectivity by counting along the loop: every node has a W-bit number
+  ``z_R_C_K`` (bit K, W = bits of the node count) and the node a loop edge
+  enters has the number of the node it leaves plus one, modulo 2^W; the rule is
+  lifted on entering the root. Going once round a circuit adds its length
+  (< 2^W) to a number, so only the circuit through the root can close. Unlike
+  numbers compared by "<" (a node needs *some* smaller neighbour, a choice the
+  solver must guess right) the successor is a function: once the loop is known
+  every number follows by unit propagation from the root. A stray circuit of
+  length 2^J times an odd number fails on bit J whatever the higher bits are, so
+  the short ones the solver tries are refuted after guessing J low bits.
+  ``n_R_C_K`` is bit K of the node's number plus one and ``t_R_C_K`` the carry
+  into bit K (the bits below K all 1), so each edge costs 4W two-literal
+  copies; the rules are predicates so the file stays small;
 - the root is a node certain to be on the loop when the genre knows one (a
-  corner of a Slitherlink 3, a Masyu circle); otherwise the first loop node in
-  reading order, found by a prefix chain of Booleans ``s_R_C`` ("some node up
-  to here is on the loop"). Either way there is exactly one root, which also
-  removes the symmetric choices of a free root.
+  corner of a Slitherlink 3, a Masyu circle), its number fixed to 0; otherwise
+  the first loop node in reading order, found by a prefix chain of Booleans
+  ``s_R_C`` ("some node up to here is on the loop").
 """
 
 from __future__ import annotations
@@ -39,34 +46,74 @@ def on_var(node: Pos) -> str:
     return f"p_{node[0]}_{node[1]}"
 
 
-def _bits(node: Pos, width: int) -> list[str]:
-    # Most significant bit first, the order the `lt` predicate takes them in.
-    return [f"z_{node[0]}_{node[1]}_{k}" for k in range(width - 1, -1, -1)]
+def register_width(nodes: int) -> int:
+    """The number of bits W with 2^W greater than `nodes`, so no circuit's length is a multiple of 2^W."""
+    return max(1, nodes.bit_length())
 
 
-def lt_predicate(width: int) -> str:
-    """``(predicate (bin_lt A... B...) ...)``: the unsigned binary number A (msb first) is less than B."""
-    a = [f"a{k}" for k in range(width - 1, -1, -1)]
-    b = [f"b{k}" for k in range(width - 1, -1, -1)]
-    # Built from the least significant bit up: lt_k = (!a_k & b_k) | (a_k <= b_k & lt_{k-1}).
-    body = f"(and (! {a[-1]}) {b[-1]})"
-    for x, y in zip(reversed(a[:-1]), reversed(b[:-1])):
-        body = f"(or (and (! {x}) {y}) (and (or (! {x}) {y}) {body}))"
-    return f"(predicate (bin_lt {' '.join(a + b)}) {body})"
+def _bits(letter: str, node: Pos, width: int, low: int = 0) -> list[str]:
+    return [f"{letter}_{node[0]}_{node[1]}_{k}" for k in range(low, width)]
+
+
+def _equal_clauses(guard: str, x: list[str], y: list[str]) -> list[str]:
+    # `guard` (a disjunction of literals) or x = y, bit by bit.
+    return [clause for u, v in zip(x, y) for clause in (f"(or {guard} (! {u}) {v})", f"(or {guard} {u} (! {v}))")]
+
+
+def _xor_clauses(out: str, x: str, y: str) -> list[str]:
+    # out = x xor y: forbid the four assignments of (out, x, y) with odd parity.
+    return [
+        f"(or {' '.join(f'(! {v})' if bit else v for v, bit in zip((out, x, y), bits))})"
+        for bits in ((0, 0, 1), (0, 1, 0), (1, 0, 0), (1, 1, 1))
+    ]
+
+
+def increment_predicate(width: int) -> str:
+    """``(predicate (inc Z... N... T...) ...)``: N = Z + 1 modulo 2^W (bits low first; T: carries into bits 2..W-1)."""
+    z = [f"Z{k}" for k in range(width)]
+    n = [f"N{k}" for k in range(width)]
+    t = [f"T{k}" for k in range(2, width)]
+    carry = ["true", z[0]] + t  # carry[k]: every bit below k is 1
+    clauses = []
+    for k in range(2, width):
+        clauses += [f"(or (! {carry[k]}) {carry[k - 1]})", f"(or (! {carry[k]}) {z[k - 1]})",
+                    f"(or {carry[k]} (! {carry[k - 1]}) (! {z[k - 1]}))"]
+    clauses += [f"(or {n[0]} {z[0]})", f"(or (! {n[0]}) (! {z[0]}))"]
+    for k in range(1, width):
+        clauses += _xor_clauses(n[k], z[k], carry[k])
+    return f"(predicate (inc {' '.join(z + n + t)}) (and {' '.join(clauses)}))"
+
+
+def link_predicate(width: int) -> str:
+    """``(predicate (link E D GA GB A... B... NA... NB...) ...)``: the counting rule along loop edge E.
+
+    A, B are the numbers of the edge's first and second node, NA, NB those plus
+    one. D true: E is travelled from the first node to the second, so B = NA
+    unless GB is false (B is the root); D false: A = NB unless GA is false.
+    """
+    a, b, na, nb = ([f"{x}{k}" for k in range(width)] for x in ("A", "B", "NA", "NB"))
+    body = _equal_clauses("(= E 0) (! D) (! GB)", b, na) + _equal_clauses("(= E 0) D (! GA)", a, nb)
+    return f"(predicate (link E D GA GB {' '.join(a + b + na + nb)}) (and {' '.join(body)}))"
+
+
+# (turn E F X Y): when loop edges E and F both use a node, exactly one of them enters it
+# (X, Y: the "enters this node" literals of E and F).
+TURN_PREDICATE = "(predicate (turn E F X Y) (and (or (= E 0) (= F 0) X Y) (or (= E 0) (= F 0) (! X) (! Y))))"
 
 
 def single_loop(out: CspText, nodes: Sequence[Pos], edges: Sequence[Edge], certain: Sequence[Pos] = ()) -> None:
     """Write the rules "the edges with value 1 form exactly one closed loop" into `out`.
 
     `nodes` are in reading order; `certain` lists nodes the loop must pass
-    through (the first becomes the root). Declares ``p``/``z`` (and ``s`` without a
-    certain node) variables; the edge variables must already be declared 0..1.
+    through (the first becomes the root). Declares ``p``, ``d`` and ``z`` (and
+    ``s`` without a certain node) variables; the edge variables must already be
+    declared 0..1.
     """
     incident: dict[Pos, list[tuple[str, Pos]]] = {n: [] for n in nodes}
     for name, a, b in edges:
         incident[a].append((name, b))
         incident[b].append((name, a))
-    width = max(1, (len(nodes) - 1).bit_length())
+    width = register_width(len(nodes))
 
     out.block(
         "Loop: every node has 0 or 2 loop edges (p_R_C = 1: the loop passes through the node)",
@@ -81,43 +128,57 @@ def single_loop(out: CspText, nodes: Sequence[Pos], edges: Sequence[Edge], certa
         else:
             out.add(f"(= {on_var(node)} 0)")
 
+    out.block(
+        "Loop: direction of travel (d_E true: edge E is travelled from its top/left node to the other)",
+        "where two loop edges meet, one enters the node and the other leaves it",
+    )
+    out.add(TURN_PREDICATE)
+    out.extend(f"(bool d_{name})" for name, _, _ in edges)
+    first = {name: a for name, a, _ in edges}
+    for node in nodes:
+        around = incident[node]
+        for i, (e, _) in enumerate(around):
+            for f, _ in around[i + 1:]:
+                x = f"d_{e}" if first[e] != node else f"(! d_{e})"
+                y = f"d_{f}" if first[f] != node else f"(! d_{f})"
+                out.add(f"(turn {e} {f} {x} {y})")
+
     root = certain[0] if certain else None
     out.block(
-        "Loop: one circuit only (rooted numbering in binary, z_R_C_K is bit K of node R,C's number)",
-        "every loop node but the root has a loop neighbour with a smaller number,",
-        "so every loop node is joined to the root",
-        "(bin_lt A B): the binary number A (bits msb first) is less than B",
+        f"Loop: one circuit only (z_R_C_K: bit K of the {width}-bit number of node R,C, counted modulo {1 << width})",
+        "the node a loop edge enters has the number of the node it leaves plus one, except the root;",
+        f"round a circuit that misses the root the number would grow by its length (< {1 << width}), so there is none",
+        "(inc Z N T): N = Z + 1 (n_R_C_K; t_R_C_K: the carry into bit K)",
+        "(link E D GA GB A B NA NB): if edge E is on, D says its direction and the node entered",
+        "(GA/GB true: it is not the root) has the other node's number plus one",
     )
-    out.add(lt_predicate(width))
+    out.add(increment_predicate(width))
+    out.add(link_predicate(width))
     for node in nodes:
-        out.extend(f"(bool {bit})" for bit in _bits(node, width))
-    nonroot: dict[Pos, str] = {}
+        if incident[node]:
+            names = _bits("z", node, width) + _bits("n", node, width) + _bits("t", node, width, 2)
+            out.extend(f"(bool {name})" for name in names)
+            out.add(f"(inc {' '.join(names)})")
+    guard: dict[Pos, str] = {}
     if root is not None:
         out.comment("nodes every solution passes through")
         out.extend(f"(= {on_var(node)} 1)" for node in certain)
-        out.comment(f"the root is node {root[0]},{root[1]}; it is number 0")
-        out.extend(f"(! {bit})" for bit in _bits(root, width))
-        nonroot = {n: f"(= {on_var(n)} 1)" for n in nodes if n != root}
+        out.comment(f"the root is node {root[0]},{root[1]}; its number is 0")
+        out.extend(f"(! {bit})" for bit in _bits("z", root, width))
+        guard = {n: "true" for n in nodes}
+        guard[root] = "false"
     else:
         out.comment("the root is the first loop node in reading order: s_R_C says a node up to R,C is on the loop")
         out.extend(f"(bool s_{r}_{c})" for r, c in nodes)
-        previous = None
+        previous = "false"
         for r, c in nodes:
             here = f"(= {on_var((r, c))} 1)"
-            if previous is None:
-                out.add(f"(iff s_{r}_{c} {here})")
-            else:
-                out.add(f"(iff s_{r}_{c} (or {previous} {here}))")
-                nonroot[(r, c)] = f"(and {here} {previous})"
+            out.add(f"(iff s_{r}_{c} {here})" if previous == "false" else f"(iff s_{r}_{c} (or {previous} {here}))")
+            guard[(r, c)] = previous
             previous = f"s_{r}_{c}"
         out.comment("there is a loop")
-        out.add(previous or "false")
-    for node in nodes:
-        if node not in nonroot or not incident[node]:
-            continue
-        mine = " ".join(_bits(node, width))
-        parents = " ".join(
-            f"(and (= {name} 1) (bin_lt {' '.join(_bits(other, width))} {mine}))" for name, other in incident[node]
-        )
-        out.add(f"(=> {nonroot[node]} (or {parents}))")
-
+        out.add(previous)
+    out.comment("the counting rule along every edge")
+    for name, a, b in edges:
+        numbers = [_bits(x, node, width) for x in ("z", "n") for node in (a, b)]
+        out.add(f"(link {name} d_{name} {guard[a]} {guard[b]} {' '.join(sum(numbers, []))})")
