@@ -2,20 +2,24 @@
 
 Methods, chosen by the compiler option ``alldifferent``:
 
-* ``"amo"``: for every value, at most one term takes it. A term
-  ``x + o = v`` is detected from the order literals (``p(x ≤ w) ∧ ¬p(x ≤ w')``,
-  w' the previous value); an indicator is implied by it, and the indicators of
-  one value get a sequential-counter at-most-one (Sinz 2005) — about 4 clauses
-  per (term, value) instead of one per (pair, value).
+* ``"amo"``: value-wise. Each (term, value) gets an equality literal
+  ``x = w`` that is *equivalent* to its order literals
+  (`OrderEncoding.equal`, shared between constraints), and the literals of
+  one value get an at-most-one: pairwise for a few, else Chen's product
+  encoding (2·√k auxiliaries, about 2k clauses). When the terms are
+  exactly as many as the values they can take (a permutation, e.g. the
+  rows of n-queens) every value must be used, so an at-least-one clause per
+  value is added too: sound, and the propagator that makes permutations easy.
 * ``"pairwise"``: Sugar's decomposition, ``xᵢ + oᵢ ≠ xⱼ + oⱼ`` for every pair,
   one clause per common value.
-* ``"auto"`` (default): pairwise unless that exceeds `PAIRWISE_LIMIT` clauses
-  for the constraint. Pairwise is larger but CaDiCaL solves it much faster
-  (n-queens 40: 0.13 s pairwise vs 2.6 s with the ladder).
+* ``"auto"`` (default): pairwise when it is small (at most `PAIRWISE_LIMIT`
+  clauses for the constraint), else value-wise. See docs/performance.md for
+  the measurements behind the rule.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Sequence
 
 from encoders.cnf import ClauseBuffer, Pool
@@ -23,24 +27,52 @@ from encoders.order import OrderEncoding
 
 METHODS = ("auto", "amo", "pairwise")
 # "auto" keeps the pairwise encoding up to this many clauses per constraint.
-PAIRWISE_LIMIT = 1_000_000
+PAIRWISE_LIMIT = 150_000
+# At-most-one over at most this many literals is written pairwise.
+AMO_PAIRWISE_MAX = 6
 
 
 def at_most_one(lits: Sequence[int], prefix: list[int], pool: Pool, out: ClauseBuffer) -> None:
-    """``prefix ∨ AMO(lits)``: pairwise up to 5 literals, else a sequential counter."""
+    """``prefix ∨ AMO(lits)``: pairwise for a few literals, else the product encoding.
+
+    Product encoding (Chen 2010): the literals are laid out on a p×q grid; a
+    true literal forces its row variable and its column variable, and at most
+    one row and at most one column may be true (recursively). Unit propagation
+    keeps it arc-consistent, with about 2k + 4√k clauses.
+    """
     n = len(lits)
-    if n <= 5:
+    if n <= AMO_PAIRWISE_MAX:
         for i in range(n):
             for j in range(i + 1, n):
                 out.add(prefix + [-lits[i], -lits[j]])
         return
-    s = pool.block(n - 1)  # s+i: "one of lits[0..i] is true"
-    out.add(prefix + [-lits[0], s])
-    for i in range(1, n - 1):
-        out.add(prefix + [-lits[i], s + i])
-        out.add(prefix + [-(s + i - 1), s + i])
-        out.add(prefix + [-lits[i], -(s + i - 1)])
-    out.add(prefix + [-lits[n - 1], -(s + n - 2)])
+    p = math.isqrt(n - 1) + 1
+    q = -(-n // p)
+    rows = pool.block(p)
+    cols = pool.block(q)
+    flat = out.lits
+    for k, lit in enumerate(lits):
+        r, c = divmod(k, q)
+        flat.extend(prefix)
+        flat.extend((-lit, rows + r, 0))
+        flat.extend(prefix)
+        flat.extend((-lit, cols + c, 0))
+    out.count += 2 * n
+    at_most_one(range(rows, rows + -(-n // q)), prefix, pool, out)
+    at_most_one(range(cols, cols + q), prefix, pool, out)
+
+
+def _terms_by_value(order: OrderEncoding, vars: Sequence[int], offsets: Sequence[int]) -> dict[int, list[int]]:
+    by_value: dict[int, list[int]] = {}
+    for i, (x, o) in enumerate(zip(vars, offsets)):
+        for w in order.values[x]:
+            by_value.setdefault(w + o, []).append(i)
+    return by_value
+
+
+def pairwise_size(order: OrderEncoding, vars: Sequence[int], offsets: Sequence[int]) -> int:
+    """Number of clauses of the pairwise decomposition."""
+    return sum(len(t) * (len(t) - 1) // 2 for t in _terms_by_value(order, vars, offsets).values())
 
 
 def encode_alldifferent(
@@ -53,15 +85,11 @@ def encode_alldifferent(
     method: str = "auto",
 ) -> None:
     """Clauses for ``prefix ∨ alldifferent(vars[i] + offsets[i])``."""
-    by_value: dict[int, list[int]] = {}
-    for i, (x, o) in enumerate(zip(vars, offsets)):
-        for w in order.values[x]:
-            by_value.setdefault(w + o, []).append(i)
+    if method not in METHODS:
+        raise ValueError(f"unknown alldifferent method {method!r}; choose one of {', '.join(METHODS)}")
+    by_value = _terms_by_value(order, vars, offsets)
     if method == "auto":
-        sizes = [len(t) for t in by_value.values() if len(t) > 1]
-        pairwise = sum(k * (k - 1) // 2 for k in sizes)
-        # Measured on n-queens: the ladder solves several times slower than the
-        # pairwise clauses, so it is used only when pairwise would be huge.
+        pairwise = sum(len(t) * (len(t) - 1) // 2 for t in by_value.values())
         method = "pairwise" if pairwise <= PAIRWISE_LIMIT else "amo"
     if method == "pairwise":
         for v, terms in by_value.items():
@@ -70,30 +98,27 @@ def encode_alldifferent(
                 for b in range(a + 1, len(terms)):
                     out.add(prefix + neq[a] + neq[b])
         return
-    if method != "amo":
-        raise ValueError(f"unknown alldifferent method {method!r}; choose one of {', '.join(METHODS)}")
+    # A permutation: n terms over exactly n values, so every value is taken.
+    permutation = len(by_value) == len(vars)
     for v, terms in by_value.items():
-        if len(terms) < 2:
+        if len(terms) < 2 and not permutation:
             continue
-        indicators = []
+        lits = []
+        fixed = 0
         for i in terms:
-            neq = order.not_equal(vars[i], v - offsets[i])
-            if not neq:  # the term is fixed to v: every other term must avoid v
-                indicators.append(None)
-                continue
-            if len(neq) == 1:
-                indicators.append(-neq[0])
-                continue
-            e = pool.new()
-            out.add(neq + [e])  # x = w → e (the only direction at-most-one needs)
-            indicators.append(e)
-        fixed = [k for k, e in enumerate(indicators) if e is None]
+            e = order.equal(vars[i], v - offsets[i], pool, out)
+            if e is True:
+                fixed += 1
+            elif e is not False:
+                lits.append(e)
         if fixed:
-            if len(fixed) > 1:
+            # A term fixed to v: no other term may take v.
+            if fixed > 1:
                 out.add(prefix)
-                continue
-            for e in indicators:
-                if e is not None:
+            else:
+                for e in lits:
                     out.add(prefix + [-e])
             continue
-        at_most_one(indicators, prefix, pool, out)
+        if permutation:
+            out.add(prefix + lits)
+        at_most_one(lits, prefix, pool, out)

@@ -30,6 +30,7 @@ class OrderEncoding:
         for vals in self.values:
             self.base.append(pool.block(len(vals) - 1) if len(vals) > 1 else 0)
         self._tables: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
+        self._equal: dict[tuple[int, int], "int | bool"] = {}
 
     @property
     def num_order_vars(self) -> int:
@@ -67,6 +68,38 @@ class OrderEncoding:
         if k < len(vals) - 1:
             lits.append(-(base + k))  # x > value
         return lits
+
+    def equal(self, var: int, value: int, pool: Pool, out: ClauseBuffer) -> "int | bool":
+        """A literal equivalent to ``var = value`` (True/False when the domain decides it).
+
+        The extreme values reuse an order literal; an inner value gets one
+        variable defined by three clauses, made once per (var, value) and shared
+        by every encoder that asks (alldifferent, cardinality over indicators).
+        """
+        key = (var, value)
+        hit = self._equal.get(key)
+        if hit is not None:
+            return hit
+        vals = self.values[var]
+        k = bisect_left(vals, value)
+        n = len(vals)
+        base = self.base[var]
+        lit: "int | bool"
+        if k == n or vals[k] != value:
+            lit = False
+        elif n == 1:
+            lit = True
+        elif k == 0:
+            lit = base
+        elif k == n - 1:
+            lit = -(base + n - 2)
+        else:
+            lit = pool.new()
+            le, lt = base + k, base + k - 1  # p(x ≤ value), p(x ≤ previous value)
+            out.lits.extend((-lit, le, 0, -lit, -lt, 0, lit, -le, lt, 0))
+            out.count += 3
+        self._equal[key] = lit
+        return lit
 
     def decode(self, var: int, true: Callable[[int], bool]) -> int:
         """The value of `var`: the smallest vₖ whose ``p(x ≤ vₖ)`` is true (`true(lit)` reads the model)."""

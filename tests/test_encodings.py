@@ -1,0 +1,142 @@
+"""Tests of the alternative encoders chosen for performance: value-wise alldifferent
+(equality literals, product at-most-one, at-least-one on permutations), cardinality
+(totalizer) and the log encoding of large domains.
+
+Every test compares the set of solutions the CNF allows (projected on the user's
+variables) with a brute-force enumeration, with the encoding forced on.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Callable
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pysat.solvers import Solver
+
+import csp2sat
+from csp2sat.compiler import compile_model
+from csp2sat.syntax import Domain
+from encoders.alldifferent import at_most_one, encode_alldifferent
+from encoders.cnf import ClauseBuffer, Pool
+from encoders.order import OrderEncoding
+
+
+def _solutions(text: str, options: dict[str, str], selectors: bool = False) -> set[tuple]:
+    """Every assignment of the user's variables (definition order) that the CNF allows."""
+    model = csp2sat.parse(text)
+    compiled = compile_model(model, selectors=selectors, options=options)
+    solver = Solver("cadical195")
+    compiled.load(solver)
+    assumptions = list(compiled.selectors or [])
+    found: set[tuple] = set()
+    names = list(model.int_vars) + [model.bool_key(b) for b in model.bool_vars]
+    while solver.solve(assumptions=assumptions):
+        values = compiled.decode(solver.get_model())
+        key = tuple(values[n] for n in names)
+        assert key not in found, "a blocked assignment came back"
+        found.add(key)
+        solver.add_clause(compiled.block_clause({n: values[n] for n in names}))
+    solver.delete()
+    return found
+
+
+def _brute(domains: list[list[int]], pred: Callable[..., bool]) -> set[tuple]:
+    return {vals for vals in itertools.product(*domains) if pred(*vals)}
+
+
+# ---------------------------------------------------------------- alldifferent, value-wise
+
+
+def test_product_amo_allows_exactly_none_or_one() -> None:
+    for n in (7, 10, 17):
+        pool = Pool(n)
+        out = ClauseBuffer()
+        at_most_one(list(range(1, n + 1)), [], pool, out)
+        solver = Solver("cadical195")
+        solver.append_formula(out)
+        seen = set()
+        while solver.solve():
+            model = solver.get_model()[:n]
+            chosen = tuple(lit for lit in model if lit > 0)
+            assert len(chosen) <= 1 and chosen not in seen
+            seen.add(chosen)
+            solver.add_clause([-lit for lit in model])
+        assert len(seen) == n + 1
+
+
+def test_equal_literal_is_equivalent_to_the_value() -> None:
+    pool = Pool()
+    order = OrderEncoding([Domain.of([(0, 2), (5, 6)])], pool)
+    out = ClauseBuffer()
+    order.axioms(out)
+    lits = {v: order.equal(0, v, pool, out) for v in (0, 1, 2, 5, 6)}
+    assert order.equal(0, 3, pool, out) is False
+    assert order.equal(0, 1, pool, out) == lits[1]  # cached: one variable per (var, value)
+    solver = Solver("cadical195")
+    solver.append_formula(out)
+    for v, lit in lits.items():
+        for w in (0, 1, 2, 5, 6):
+            # x = w together with the literal of x = v (or its negation) is consistent exactly when it should be.
+            assert solver.solve(assumptions=[-x for x in order.not_equal(0, w)] + [lit]) == (v == w)
+            assert solver.solve(assumptions=[-x for x in order.not_equal(0, w)] + [-lit]) == (v != w)
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_permutation_alldifferent_amo_matches_brute_force(n: int) -> None:
+    # n terms over n values: the at-least-one clauses are added; offsets shift the values.
+    names = [f"x{i}" for i in range(n)]
+    text = "".join(f"(int {x} 1 {n})" for x in names)
+    text += "(alldifferent " + " ".join(names) + ")"
+    text += "(alldifferent " + " ".join(f"(+ {x} {i % 2})" for i, x in enumerate(names)) + ")"
+    expected = _brute([list(range(1, n + 1))] * n,
+                      lambda *v: len(set(v)) == n and len({x + i % 2 for i, x in enumerate(v)}) == n)
+    assert _solutions(text, {"alldifferent": "amo"}) == expected
+    assert _solutions(text, {"alldifferent": "amo"}, selectors=True) == expected
+
+
+def test_alldifferent_amo_with_holes_offsets_and_fixed_terms() -> None:
+    doms = [Domain.of([(0, 2), (5, 5)]), Domain.range(-1, 2), Domain.range(1, 3), Domain.range(2, 2)]
+    offsets = [0, 1, -1, 2]
+    pool = Pool()
+    order = OrderEncoding(doms, pool)
+    out = ClauseBuffer()
+    order.axioms(out)
+    encode_alldifferent(order, [0, 1, 2, 3], offsets, [], pool, out, "amo")
+    solver = Solver("cadical195")
+    solver.append_formula(out)
+    found = set()
+    while solver.solve():
+        true = {lit for lit in solver.get_model() if lit > 0}
+        values = tuple(order.decode(i, true.__contains__) for i in range(4))
+        found.add(values)
+        solver.add_clause([lit for i, v in enumerate(values) for lit in order.not_equal(i, v)])
+    expected = {vals for vals in itertools.product(*(list(d.values()) for d in doms))
+                if len({v + o for v, o in zip(vals, offsets)}) == 4}
+    assert found == expected
+
+
+def test_alldifferent_unknown_method_is_rejected() -> None:
+    pool = Pool()
+    order = OrderEncoding([Domain.range(1, 2)] * 2, pool)
+    with pytest.raises(ValueError):
+        encode_alldifferent(order, [0, 1], [0, 0], [], pool, ClauseBuffer(), "magic")
+
+
+def test_nqueens_value_wise_is_much_smaller_than_pairwise() -> None:
+    n = 30
+    text = "".join(f"(int q{i} 1 {n})" for i in range(n))
+    for k in (0, 1, -1):
+        text += "(alldifferent " + " ".join(f"(+ q{i} {k * i})" for i in range(n)) + ")"
+    model = csp2sat.parse(text)
+    amo = compile_model(model, options={"alldifferent": "amo"})
+    pairwise = compile_model(model, options={"alldifferent": "pairwise"})
+    assert amo.num_clauses * 2 < pairwise.num_clauses
+    solver = Solver("cadical195")
+    amo.load(solver)
+    assert solver.solve()
+    values = amo.decode(solver.get_model())
+    qs = [values[f"q{i}"] for i in range(n)]
+    assert len(set(qs)) == n and len({q + i for i, q in enumerate(qs)}) == n and len({q - i for i, q in enumerate(qs)}) == n
