@@ -42,7 +42,7 @@ import tempfile
 import threading
 from bisect import bisect_right
 from dataclasses import fields
-from itertools import accumulate
+from itertools import accumulate, chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
@@ -290,6 +290,17 @@ class _Reject(Exception):
 
 _WORD = "WORD"  # a symbol-shaped word: a keyword or a SYMBOL, by parser state
 _END = "$END"
+_END_TOKENS = ((_END, "", 0, 0),)
+
+
+def _append(c: list) -> list:
+    """The value of ``items: items item`` (the list of a "x*"); `_drive` does this one in place."""
+    items = c[0]
+    items.append(c[1])
+    return items
+
+
+_APPEND = _append
 
 
 class _Tables:
@@ -355,12 +366,7 @@ def _reducer(
     if len(kept) == len(expansion) and not any(splice for _, splice in kept):
         select = None
     elif kept == [(0, True), (1, False)]:  # the left-recursive list of a "x*": append in place
-
-        def select(c: list) -> list:
-            items = c[0]
-            items.append(c[1])
-            return items
-
+        select = _APPEND
     elif len(kept) == 2 and kept[0] == (0, False) and kept[1][1]:  # "(" OPERATOR items ")": reuse the items
         k = kept[1][0]
 
@@ -579,11 +585,12 @@ def _drive(tables: _Tables, tokens: Iterable[tuple]) -> list:
     """
     actions = tables.actions
     keywords = tables.keywords
+    end = tables.end
     state = tables.start
     states = [state]
     values: list = []
     row = actions[state]
-    for token in tokens:
+    for token in chain(tokens, _END_TOKENS):
         kind = token[0]
         if kind is _WORD:
             kind = keywords.get(token[1], "SYMBOL")
@@ -592,10 +599,20 @@ def _drive(tables: _Tables, tokens: Iterable[tuple]) -> list:
         act = row.get(kind)
         while act.__class__ is not int:
             if act is None:
+                if kind is _END and state == end:
+                    return values[-1]
                 raise _Reject()
+            # The two commonest reductions (a leaf, the next item of a list)
+            # are done in place, without slicing the stacks.
             n, origin, build = act
-            if build is None:
+            if n == 1:
+                if build is not None:
+                    values[-1] = build(values[-1:])
                 del states[-1]
+            elif build is _APPEND:
+                item = values.pop()
+                values[-1].append(item)
+                del states[-2:]
             elif n:
                 children = values[-n:]
                 del values[-n:]
@@ -609,27 +626,9 @@ def _drive(tables: _Tables, tokens: Iterable[tuple]) -> list:
             act = row.get(kind)
         states.append(act)
         values.append(token)
+        state = act
         row = actions[act]
-    end = tables.end
-    while True:
-        act = row.get(_END)
-        if act is None or act.__class__ is int:
-            raise _Reject()
-        n, origin, build = act
-        if build is None:
-            del states[-1]
-        elif n:
-            children = values[-n:]
-            del values[-n:]
-            del states[-n:]
-            values.append(build(children))
-        else:
-            values.append(build([]))
-        state = actions[states[-1]][origin]
-        if state == end:
-            return values[-1]
-        states.append(state)
-        row = actions[state]
+    raise _Reject()  # not reached: the end token is never shifted
 
 
 def _lark_tokens(text: str) -> list[tuple]:
