@@ -42,6 +42,7 @@ from csp2sat.syntax import (
     Relation,
     RelationDecl,
     SyntaxTree,
+    make_node,
 )
 
 __all__ = ["check"]
@@ -328,7 +329,7 @@ class _Checker:
         op = node.op
         if op in LOGIC_OPS:
             self.arity(node, _ARITY[op])
-            return Node(op, tuple(self.formula(a) for a in node.args), None, node.line, node.col)
+            return make_node(op, tuple(self.formula(a) for a in node.args), None, node.line, node.col)
         if op in COMPARISON_OPS:
             self.arity(node, 2)
             left, right = node.args
@@ -339,7 +340,7 @@ class _Checker:
                     + (" (use (iff p q))" if op == "eq" else " (use (xor p q))" if op == "ne" else ""),
                     node,
                 )
-            return Node(op, (self.term(left), self.term(right)), None, node.line, node.col)
+            return make_node(op, (self.term(left), self.term(right)), None, node.line, node.col)
         if op == "sym":
             return self.formula_symbol(node)
         if op in ("true", "false"):
@@ -348,7 +349,7 @@ class _Checker:
             value = node.value
             self.warn(f"the integer {value} used as a formula means {'true' if value > 0 else 'false'} "  # type: ignore[operator]
                       "(Sugar reads an integer > 0 as true)", node)
-            return Node("true" if value > 0 else "false", (), None, node.line, node.col)  # type: ignore[operator]
+            return make_node("true" if value > 0 else "false", (), None, node.line, node.col)  # type: ignore[operator]
         if op == "call":
             return self.call(node)
         if op in GLOBAL_OPS:
@@ -378,7 +379,7 @@ class _Checker:
         if self.params is not None and name in self.params:
             return self.use_param(node, "formula")
         if name in self.model.bool_vars:
-            return Node("bvar", (), name, node.line, node.col)
+            return make_node("bvar", (), name, node.line, node.col)
         if name in self.model.int_vars:
             raise self.error(f"integer variable '{name}' used as a formula (write a comparison, e.g. (> {name} 0))", node)
         if name == "-":
@@ -395,7 +396,7 @@ class _Checker:
                 node,
             )
         self.params[name] = kind  # type: ignore[index]
-        return Node("param", (), name, node.line, node.col)
+        return make_node("param", (), name, node.line, node.col)
 
     def call(self, node: Node) -> Node:
         name = node.value
@@ -422,7 +423,7 @@ class _Checker:
                 self.formula(a) if kind == "formula" else self.term(a) if kind == "term" else self.any_expr(a)
                 for a, kind in zip(args, kinds)
             )
-            return Node("pcall", checked, name, node.line, node.col)
+            return make_node("pcall", checked, name, node.line, node.col)
         args = tuple(self.term(a) for a in node.args)
         if len(args) < target.arity:
             raise self.error(f"relation '{name}' has arity {target.arity}, got {_args(len(args))}", node)
@@ -433,8 +434,8 @@ class _Checker:
                 f"no tuple can match, so the call is {result} (as in Sugar)",
                 node,
             )
-            return Node(result, (), None, node.line, node.col)
-        return Node("rcall", args, name, node.line, node.col)
+            return make_node(result, (), None, node.line, node.col)
+        return make_node("rcall", args, name, node.line, node.col)
 
     def any_expr(self, node: Node) -> Node:
         """An argument for a parameter its predicate never uses: whichever kind it is."""
@@ -475,25 +476,25 @@ class _Checker:
         if op == "sym":
             return self.term_symbol(node)
         if op in ("add",):
-            return Node(op, tuple(self.term(a) for a in node.args), None, node.line, node.col)
+            return make_node(op, tuple(self.term(a) for a in node.args), None, node.line, node.col)
         if op == "sub":
             self.arity(node, minimum=1)
-            return Node(op, tuple(self.term(a) for a in node.args), None, node.line, node.col)
+            return make_node(op, tuple(self.term(a) for a in node.args), None, node.line, node.col)
         if op == "neg" and len(node.args) == 2:
             self.warn("(neg a b) is read as (- a b) (as Sugar does)", node)
-            return Node("sub", tuple(self.term(a) for a in node.args), None, node.line, node.col)
+            return make_node("sub", tuple(self.term(a) for a in node.args), None, node.line, node.col)
         if op == "pow":
             raise self.error("'pow' is not supported (Sugar does not support it either)", node, Exit.UNSUPPORTED)
         if op == "if":
             self.arity(node, 3)
             cond, then, other = node.args
-            return Node("if", (self.formula(cond), self.term(then), self.term(other)), None, node.line, node.col)
+            return make_node("if", (self.formula(cond), self.term(then), self.term(other)), None, node.line, node.col)
         if op in TERM_OPS:
             self.arity(node, _ARITY[op])
             args = tuple(self.term(a) for a in node.args)
             if op in ("div", "mod"):
                 self.divisor(node, args[1])
-            return Node(op, args, None, node.line, node.col)
+            return make_node(op, args, None, node.line, node.col)
         if op in ("true", "false") or op in LOGIC_OPS or op in COMPARISON_OPS or op in GLOBAL_OPS:
             what = op if op in ("true", "false") else f"'{SPELLING.get(op, op)}'"
             raise self.error(f"{what} is a formula, not an integer term (use (if F 1 0))", node)
@@ -513,7 +514,7 @@ class _Checker:
         if self.params is not None and name in self.params:
             return self.use_param(node, "term")
         if name in self.model.int_vars:
-            return Node("ivar", (), name, node.line, node.col)
+            return make_node("ivar", (), name, node.line, node.col)
         if name in self.model.bool_vars:
             raise self.error(f"Boolean variable '{name}' used as an integer (use (if {name} 1 0))", node)
         if name == "-":
@@ -540,7 +541,7 @@ class _Checker:
         raise self.error(f"expected {what} in parentheses", node)
 
     def terms(self, node: Node, what: str = "a list of terms") -> Node:
-        return Node("list", tuple(self.term(a) for a in self.as_list(node, what)), None, node.line, node.col)
+        return make_node("list", tuple(self.term(a) for a in self.as_list(node, what)), None, node.line, node.col)
 
     def constant(self, node: Node, what: str) -> Node:
         if node.op != "const":
@@ -551,7 +552,7 @@ class _Checker:
         op = node.op
         line, col = node.line, node.col
         if op == "alldifferent":
-            return Node(op, tuple(self.term(a) for a in self.alldifferent_terms(node)), None, line, col)
+            return make_node(op, tuple(self.term(a) for a in self.alldifferent_terms(node)), None, line, col)
         if op == "weightedsum":
             pairs, rhs = node.args
             checked = []
@@ -559,22 +560,22 @@ class _Checker:
                 items = self.as_list(pair, "a (coefficient term) pair")
                 if len(items) != 2:
                     raise self.error(f"a weightedsum item is (coefficient term), got {len(items)} values", pair)
-                checked.append(Node("list", (self.constant(items[0], "a weightedsum coefficient"), self.term(items[1])), None, pair.line, pair.col))
-            return Node(op, (Node("list", tuple(checked), None, pairs.line, pairs.col), self.term(rhs)), node.value, line, col)
+                checked.append(make_node("list", (self.constant(items[0], "a weightedsum coefficient"), self.term(items[1])), None, pair.line, pair.col))
+            return make_node(op, (make_node("list", tuple(checked), None, pairs.line, pairs.col), self.term(rhs)), node.value, line, col)
         if op == "count":
             value, terms, rhs = node.args
-            return Node(op, (self.term(value), self.terms(terms), self.term(rhs)), node.value, line, col)
+            return make_node(op, (self.term(value), self.terms(terms), self.term(rhs)), node.value, line, col)
         if op == "element":
             index, terms, rhs = node.args
-            return Node(op, (self.term(index), self.terms(terms), self.term(rhs)), node.value, line, col)
+            return make_node(op, (self.term(index), self.terms(terms), self.term(rhs)), node.value, line, col)
         if op == "nvalue":
             count, terms = node.args
-            return Node(op, (self.term(count), self.terms(terms)), None, line, col)
+            return make_node(op, (self.term(count), self.terms(terms)), None, line, col)
         if op in ("lex_less", "lex_lesseq"):
             left, right = (self.terms(a) for a in node.args)
             if len(left.args) != len(right.args):
                 raise self.error(f"'{op}' compares vectors of the same length, got {len(left.args)} and {len(right.args)}", node)
-            return Node(op, (left, right), None, line, col)
+            return make_node(op, (left, right), None, line, col)
         if op == "cumulative":
             return self.cumulative(node)
         if op == "disjunctive":
@@ -583,14 +584,14 @@ class _Checker:
                 items = self.as_list(task, "a task (origin duration)")
                 if len(items) != 2:
                     raise self.error(f"a disjunctive task is (origin duration), got {len(items)} values", task)
-                tasks.append(Node("list", tuple(self.term(a) for a in items), None, task.line, task.col))
-            return Node(op, (Node("list", tuple(tasks), None, node.args[0].line, node.args[0].col),), None, line, col)
+                tasks.append(make_node("list", tuple(self.term(a) for a in items), None, task.line, task.col))
+            return make_node(op, (make_node("list", tuple(tasks), None, node.args[0].line, node.args[0].col),), None, line, col)
         if op == "global_cardinality":
             terms, pairs = node.args
-            return Node(op, (self.terms(terms), self.tuples(pairs, 2, "(value count)", 1)), None, line, col)
+            return make_node(op, (self.terms(terms), self.tuples(pairs, 2, "(value count)", 1)), None, line, col)
         # global_cardinality_with_costs
         terms, pairs, costs, cost = node.args
-        return Node(
+        return make_node(
             op,
             (self.terms(terms), self.tuples(pairs, 2, "(value count)", 1), self.tuples(costs, 3, "(i j w)", 3), self.term(cost)),
             None,
@@ -608,8 +609,8 @@ class _Checker:
             checked = tuple(
                 self.constant(v, f"'{shape}' position {i + 1}") if i < constants else self.term(v) for i, v in enumerate(values)
             )
-            out.append(Node("list", checked, None, item.line, item.col))
-        return Node("list", tuple(out), None, node.line, node.col)
+            out.append(make_node("list", checked, None, item.line, item.col))
+        return make_node("list", tuple(out), None, node.line, node.col)
 
     def alldifferent_terms(self, node: Node) -> tuple[Node, ...]:
         args = node.args
@@ -620,7 +621,7 @@ class _Checker:
             return only.args
         if only.op == "call" and only.value not in self.callables:
             # (alldifferent (a b c)) reads as a call of a: it is the list form
-            return (Node("sym", (), only.value, only.line, only.col + 1),) + only.args
+            return (make_node("sym", (), only.value, only.line, only.col + 1),) + only.args
         if only.op in TERM_OPS:
             self.warn(
                 f"(alldifferent ({SPELLING.get(only.op, only.op)} ...)) is read as one term, so it always holds "
@@ -641,8 +642,8 @@ class _Checker:
                 raise self.error("a cumulative task may leave at most one of origin, duration and end as nil", task)
             if items[3].op == "nil":
                 raise self.error("the height of a cumulative task cannot be nil", items[3])
-            tasks.append(Node("list", tuple(a if a.op == "nil" else self.term(a) for a in items), None, task.line, task.col))
-        return Node("cumulative", (Node("list", tuple(tasks), None, tasks_node.line, tasks_node.col), self.term(limit)), None, node.line, node.col)
+            tasks.append(make_node("list", tuple(a if a.op == "nil" else self.term(a) for a in items), None, task.line, task.col))
+        return make_node("cumulative", (make_node("list", tuple(tasks), None, tasks_node.line, tasks_node.col), self.term(limit)), None, node.line, node.col)
 
 
 def _constant(node: Node) -> int | None:

@@ -41,7 +41,6 @@ import sys
 import tempfile
 import threading
 from bisect import bisect_right
-from dataclasses import fields
 from itertools import accumulate, chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
@@ -64,6 +63,7 @@ from csp2sat.syntax import (
     PredicateDecl,
     RelationDecl,
     SyntaxTree,
+    make_node,
 )
 
 __all__ = ["parse_text", "SYMBOL_RE", "NUMBER_RE"]
@@ -133,33 +133,7 @@ _COMMENT_RE = re.compile(r";[^\n]*")
 # ---------------------------------------------------------------- building nodes
 
 
-def _fast_node_constructor() -> Callable[[str, tuple, Any, int, int], Node]:
-    """`Node(op, args, value, line, col)`, made about twice as fast.
-
-    A frozen dataclass's ``__init__`` stores each field through
-    ``object.__setattr__``; the parser makes one `Node` per atom and operator,
-    so it sets the slots through their descriptors instead. The result is an
-    ordinary `Node`; if `Node`'s fields ever change, the class itself is used.
-    """
-    names = tuple(f.name for f in fields(Node))
-    if names != ("op", "args", "value", "line", "col") or not hasattr(Node, "__slots__"):
-        return Node
-    new = Node.__new__
-    set_op, set_args, set_value, set_line, set_col = (getattr(Node, name).__set__ for name in names)
-
-    def make(op: str, args: tuple, value: Any, line: int, col: int) -> Node:
-        node = new(Node)
-        set_op(node, op)
-        set_args(node, args)
-        set_value(node, value)
-        set_line(node, line)
-        set_col(node, col)
-        return node
-
-    return make
-
-
-_node = _fast_node_constructor()
+_node = make_node
 
 # A token on the parser's value stack is a tuple (kind, text, line, col).
 

@@ -164,3 +164,14 @@ def test_cached_start_does_not_import_lark(tmp_path: Path) -> None:
         for _ in range(2)
     ]
     assert outputs == ["True\n", "False\n"]  # the first run builds the tables with lark and caches them
+
+
+def test_make_node_builds_an_ordinary_frozen_node() -> None:
+    from dataclasses import FrozenInstanceError
+
+    from csp2sat.syntax import Node, make_node
+
+    fast, plain = make_node("add", (Node("const", (), 1),), None, 3, 4), Node("add", (Node("const", (), 1),), None, 3, 4)
+    assert type(fast) is Node and fast == plain and hash(fast) == hash(plain) and repr(fast) == repr(plain)
+    with pytest.raises(FrozenInstanceError):
+        fast.op = "sub"  # type: ignore[misc]
