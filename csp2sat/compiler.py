@@ -19,13 +19,15 @@ from typing import Any, Iterator
 
 from encoders.alldifferent import METHODS as ALLDIFF_METHODS
 from encoders.alldifferent import encode_alldifferent
+from encoders.cardinality import METHODS as CARDINALITY_METHODS
+from encoders.cardinality import Totalizers
 from encoders.cnf import ClauseBuffer, Pool
 from encoders.order import OrderEncoding
-from csp2sat.normalise import Linear, NormalCSP, normalise
+from csp2sat.normalise import MAX_SUM_TERMS, Linear, NormalCSP, normalise
 from csp2sat.syntax import Model, Objective
 
-DEFAULT_OPTIONS: dict[str, str] = {"alldifferent": "auto"}
-OPTION_CHOICES: dict[str, tuple[str, ...]] = {"alldifferent": ALLDIFF_METHODS}
+DEFAULT_OPTIONS: dict[str, str] = {"alldifferent": "auto", "cardinality": "auto"}
+OPTION_CHOICES: dict[str, tuple[str, ...]] = {"alldifferent": ALLDIFF_METHODS, "cardinality": CARDINALITY_METHODS}
 
 
 class Compiled:
@@ -139,13 +141,39 @@ class Compiled:
         return clause
 
 
-def _encode_clause(lits: list, prefix: list[int], order: OrderEncoding, pool: Pool, out: ClauseBuffer) -> None:
+def _count_inputs(lit: Linear, order: OrderEncoding) -> tuple[list[int], int]:
+    """``Σ ±xᵢ ≤ c`` over 0/1 variables (kept whole by the normaliser) as "at most k of these literals"."""
+    inputs: list[int] = []
+    c = lit.c
+    for a, x in zip(lit.coefs, lit.vars):
+        if a < 0:
+            c += 1  # -x = (1 - x) - 1: count "x = 0" instead
+        zero = order.le(x, 0)  # "x = 0" (True/False when x is fixed)
+        one_counts = (zero if a < 0 else (not zero if isinstance(zero, bool) else -zero))
+        if one_counts is True:
+            c -= 1
+        elif one_counts is not False:
+            inputs.append(one_counts)
+    return inputs, c
+
+
+def _encode_clause(lits: list, prefix: list[int], order: OrderEncoding, pool: Pool, out: ClauseBuffer,
+                   cards: Totalizers) -> None:
     """Encode one normalised clause: simple literals inline, one linear literal expanded, others named."""
+    if len(lits) == 1 and isinstance(lits[0], Linear) and len(lits[0].vars) > MAX_SUM_TERMS:
+        cards.add_at_most(*_count_inputs(lits[0], order), prefix)  # a count alone: no output literal needed
+        return
     simple = list(prefix)
     complex_: list[Linear] = []
     for lit in lits:
         if isinstance(lit, Linear):
-            if len(lit.vars) == 1:
+            if len(lit.vars) > MAX_SUM_TERMS:  # only counts stay this long (see normalise)
+                cnf = cards.at_most(*_count_inputs(lit, order))
+                if cnf is True:
+                    return
+                if cnf is not False:
+                    simple.append(cnf)
+            elif len(lit.vars) == 1:
                 a = lit.coefs[0]
                 if a > 0:
                     cnf = order.le(lit.vars[0], lit.c // a)
@@ -181,7 +209,8 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
     `selectors`: give each ``model.constraints[i]`` a literal ``selectors[i]``
     that every clause of that constraint contains negated (domain tightening is
     then off, so that each constraint stays switchable). `options` chooses
-    encodings: ``{"alldifferent": "auto" | "amo" | "pairwise"}``.
+    encodings: ``{"alldifferent": "auto" | "amo" | "pairwise", "cardinality": "auto" | "totalizer" | "order"}``
+    (cardinality: sums of ±1·(0/1 variable) by a totalizer, or split like any sum by "order").
     Raises `CspError` for constructs that cannot be compiled.
     """
     opts = dict(DEFAULT_OPTIONS)
@@ -192,7 +221,7 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
             raise ValueError(f"option {key!r} must be one of {', '.join(OPTION_CHOICES[key])}, not {value!r}")
         opts[key] = value
     t0 = time.perf_counter()
-    normal = normalise(model, tighten=not selectors)
+    normal = normalise(model, tighten=not selectors, cardinality=opts["cardinality"] != "order")
     t1 = time.perf_counter()
     pool = Pool(normal.num_bools)
     sels = [pool.new() for _ in model.constraints] if selectors else None
@@ -200,9 +229,10 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
     out = ClauseBuffer()
     order.axioms(out)
     guards = [[-s] for s in sels] if sels else None
+    cards = Totalizers(pool, out)
     for lits, origin in zip(normal.clauses, normal.origins):
         prefix = guards[origin] if guards and origin >= 0 else []
-        _encode_clause(lits, prefix, order, pool, out)
+        _encode_clause(lits, prefix, order, pool, out, cards)
     for ad in normal.alldiffs:
         prefix = guards[ad.origin] if guards else []
         encode_alldifferent(order, ad.vars, ad.offsets, prefix, pool, out, opts["alldifferent"])

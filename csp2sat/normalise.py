@@ -15,7 +15,9 @@ value-wise. Everything above that level is removed here:
 * constants are folded, single-variable top-level constraints tighten domains
   (only without selectors), and literals decided by the bounds disappear;
 * sums with more than three terms are split with auxiliary variables so that
-  no literal costs the order encoding more than O(d²) clauses.
+  no literal costs the order encoding more than O(d²) clauses, except (with
+  ``cardinality=True``) counts: ±1 coefficients over 0/1 variables stay whole
+  for the cardinality encoder (`encoders.cardinality`).
 
 This stage knows nothing of CNF: the encoders (`encoders`) translate
 the result.
@@ -172,9 +174,10 @@ def _const(v: int) -> Node:
 class Normaliser:
     """Translates one `Model`; use `normalise()` rather than this class directly."""
 
-    def __init__(self, model: Model, tighten: bool = True) -> None:
+    def __init__(self, model: Model, tighten: bool = True, cardinality: bool = False) -> None:
         self.model = model
         self.tighten = tighten
+        self.cardinality = cardinality
         self.csp = NormalCSP()
         self.int_index: dict[str, int] = {}
         self.bool_index: dict[str, int] = {}
@@ -256,11 +259,22 @@ class Normaliser:
     def _add_clause(self, lits: list[Lit], origin: int) -> None:
         out: list[Lit] = []
         for lit in lits:
-            if isinstance(lit, Linear) and len(lit.vars) > MAX_SUM_TERMS:
+            if isinstance(lit, Linear) and len(lit.vars) > MAX_SUM_TERMS and not self._is_count(lit):
                 lit = self._split(lit)
             out.append(lit)
         self.csp.clauses.append(out)
         self.csp.origins.append(origin)
+
+    def _is_count(self, lit: Linear) -> bool:
+        """True when the cardinality encoder takes the literal: ±1 coefficients over 0/1 variables."""
+        if not self.cardinality:
+            return False
+        doms = self.csp.int_domains
+        for a, v in zip(lit.coefs, lit.vars):
+            d = doms[v]
+            if (a != 1 and a != -1) or d.lb < 0 or d.ub > 1:
+                return False
+        return True
 
     def _split(self, lit: Linear) -> Linear:
         """An equivalent-for-satisfiability literal of at most 3 terms.
@@ -947,11 +961,13 @@ _GLOBALS: dict[str, Callable[[Normaliser, Node], Node]] = {
 }
 
 
-def normalise(model: Model, tighten: bool = True) -> NormalCSP:
+def normalise(model: Model, tighten: bool = True, cardinality: bool = False) -> NormalCSP:
     """Normalise a checked model.
 
     `tighten`: absorb top-level single-variable comparisons into the domains
     (turn off when every constraint must stay separately switchable).
+    `cardinality`: keep sums of ±1·(0/1 variable) whole, however long (for a
+    cardinality encoder) instead of splitting them into sums of three terms.
     Raises `CspError` for constructs that cannot be translated.
     """
-    return Normaliser(model, tighten).run()
+    return Normaliser(model, tighten, cardinality).run()

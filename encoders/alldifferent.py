@@ -19,47 +19,17 @@ Methods, chosen by the compiler option ``alldifferent``:
 
 from __future__ import annotations
 
-import math
 from typing import Sequence
 
+from encoders.cardinality import at_most_one
 from encoders.cnf import ClauseBuffer, Pool
 from encoders.order import OrderEncoding
+
+__all__ = ["METHODS", "PAIRWISE_LIMIT", "at_most_one", "encode_alldifferent", "pairwise_size"]
 
 METHODS = ("auto", "amo", "pairwise")
 # "auto" keeps the pairwise encoding up to this many clauses per constraint.
 PAIRWISE_LIMIT = 150_000
-# At-most-one over at most this many literals is written pairwise.
-AMO_PAIRWISE_MAX = 6
-
-
-def at_most_one(lits: Sequence[int], prefix: list[int], pool: Pool, out: ClauseBuffer) -> None:
-    """``prefix ∨ AMO(lits)``: pairwise for a few literals, else the product encoding.
-
-    Product encoding (Chen 2010): the literals are laid out on a p×q grid; a
-    true literal forces its row variable and its column variable, and at most
-    one row and at most one column may be true (recursively). Unit propagation
-    keeps it arc-consistent, with about 2k + 4√k clauses.
-    """
-    n = len(lits)
-    if n <= AMO_PAIRWISE_MAX:
-        for i in range(n):
-            for j in range(i + 1, n):
-                out.add(prefix + [-lits[i], -lits[j]])
-        return
-    p = math.isqrt(n - 1) + 1
-    q = -(-n // p)
-    rows = pool.block(p)
-    cols = pool.block(q)
-    flat = out.lits
-    for k, lit in enumerate(lits):
-        r, c = divmod(k, q)
-        flat.extend(prefix)
-        flat.extend((-lit, rows + r, 0))
-        flat.extend(prefix)
-        flat.extend((-lit, cols + c, 0))
-    out.count += 2 * n
-    at_most_one(range(rows, rows + -(-n // q)), prefix, pool, out)
-    at_most_one(range(cols, cols + q), prefix, pool, out)
 
 
 def _terms_by_value(order: OrderEncoding, vars: Sequence[int], offsets: Sequence[int]) -> dict[int, list[int]]:

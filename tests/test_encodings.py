@@ -140,3 +140,41 @@ def test_nqueens_value_wise_is_much_smaller_than_pairwise() -> None:
     values = amo.decode(solver.get_model())
     qs = [values[f"q{i}"] for i in range(n)]
     assert len(set(qs)) == n and len({q + i for i, q in enumerate(qs)}) == n and len({q - i for i, q in enumerate(qs)}) == n
+
+
+# ---------------------------------------------------------------- cardinality (totalizer)
+
+
+@settings(max_examples=40, deadline=None)
+@given(signs=st.lists(st.sampled_from([1, -1]), min_size=4, max_size=7), k=st.integers(-3, 7),
+       fixed=st.integers(0, 2), reified=st.booleans())
+def test_count_literal_matches_brute_force(signs: list[int], k: int, fixed: int, reified: bool) -> None:
+    # Σ ±xᵢ ≤ k over 0/1 variables, some fixed by their domain; reified: (or b (<= ...)) in a clause.
+    n = len(signs)
+    doms = [[0, 1]] * (n - fixed) + [[1]] * fixed
+    text = "".join(f"(int x{i} {d[0]} {d[-1]})" for i, d in enumerate(doms)) + "(bool b)"
+    total = "(+ " + " ".join(f"x{i}" if s > 0 else f"(- x{i})" for i, s in enumerate(signs)) + ")"
+    body = f"(<= {total} {k})"
+    text += f"(or b {body})" if reified else body
+    expected = {vals + (b,) for vals in itertools.product(*doms) for b in (False, True)
+                if (reified and b) or sum(s * v for s, v in zip(signs, vals)) <= k}
+    assert _solutions(text, {"cardinality": "totalizer"}) == expected
+    assert _solutions(text, {"cardinality": "totalizer"}, selectors=True) == expected
+
+
+@pytest.mark.parametrize("k", [0, 1, 2, 5, 9])
+def test_exactly_k_of_many_cells(k: int) -> None:
+    # Both directions (≤ k and ≥ k) of a long count, the shape puzzle files produce.
+    n = 10
+    text = "".join(f"(int c{i} 0 1)" for i in range(n)) + f"(= (+ {' '.join(f'c{i}' for i in range(n))}) {k})"
+    found = _solutions(text, {"cardinality": "totalizer"})
+    assert found == {v for v in itertools.product([0, 1], repeat=n) if sum(v) == k}
+
+
+def test_long_exactly_one_is_small() -> None:
+    n = 64
+    text = "".join(f"(int c{i} 0 1)" for i in range(n)) + f"(= (+ {' '.join(f'c{i}' for i in range(n))}) 1)"
+    model = csp2sat.parse(text)
+    card = compile_model(model, options={"cardinality": "totalizer"})
+    split = compile_model(model, options={"cardinality": "order"})
+    assert card.num_clauses <= 4 * n < split.num_clauses

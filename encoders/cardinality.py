@@ -1,0 +1,158 @@
+"""Pipeline stage "encode": cardinality constraints ``at most k of these literals`` by a totalizer.
+
+Counting constraints over 0/1 variables (``(<= (+ b1 ... bn) k)``, ``count``,
+exactly-one over many cells) are what puzzle files are made of. Through the
+general linear encoding they are split into a tree of small sums, each
+order-encoded with O(d²) clauses; a totalizer (Bailleux & Boufkhad 2003)
+counts in unary instead, truncated at k+1 (Büttner & Rintanen), so its size is
+O(n·k) for small k and O(n log² n)-ish at worst, with arc consistency by unit
+propagation.
+
+Only the direction that a ``≤`` literal needs is written: ``count ≥ j → o_j``.
+The literal ``¬o_{k+1}`` then implies ``count ≤ k`` and can be used anywhere in
+a clause (normalised literals are always ``≤``, so its polarity is always
+positive: a ``≥`` is an ``at most`` over the negated literals). The defining
+clauses only force outputs up, so they are satisfiable whatever the inputs
+are and need no selector. Totalizers over the same literals are shared.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+from encoders.cnf import ClauseBuffer, Pool
+
+METHODS = ("auto", "totalizer", "order")
+# At-most-one over at most this many literals is written pairwise.
+AMO_PAIRWISE_MAX = 6
+
+
+def at_most_one(lits: Sequence[int], prefix: list[int], pool: Pool, out: ClauseBuffer) -> None:
+    """``prefix ∨ AMO(lits)``: pairwise for a few literals, else the product encoding.
+
+    Product encoding (Chen 2010): the literals are laid out on a p×q grid; a
+    true literal forces its row variable and its column variable, and at most
+    one row and at most one column may be true (recursively). Unit propagation
+    keeps it arc-consistent, with about 2k + 4√k clauses.
+    """
+    n = len(lits)
+    if n <= AMO_PAIRWISE_MAX:
+        for i in range(n):
+            for j in range(i + 1, n):
+                out.add(prefix + [-lits[i], -lits[j]])
+        return
+    p = math.isqrt(n - 1) + 1
+    q = -(-n // p)
+    p = -(-n // q)
+    rows = pool.block(p)
+    cols = pool.block(q)
+    flat = out.lits
+    for k, lit in enumerate(lits):
+        r, c = divmod(k, q)
+        flat.extend(prefix)
+        flat.extend((-lit, rows + r, 0))
+        flat.extend(prefix)
+        flat.extend((-lit, cols + c, 0))
+    out.count += 2 * n
+    at_most_one(range(rows, rows + p), prefix, pool, out)
+    at_most_one(range(cols, cols + q), prefix, pool, out)
+
+
+class Totalizers:
+    """Builds (and shares) truncated totalizers over literal lists, in one pool and buffer."""
+
+    __slots__ = ("pool", "out", "_cache")
+
+    def __init__(self, pool: Pool, out: ClauseBuffer) -> None:
+        self.pool = pool
+        self.out = out
+        # sorted literals -> unary outputs (outputs[j] ⇐ "at least j+1 inputs are true")
+        self._cache: dict[tuple[int, ...], list[int]] = {}
+
+    def add_at_most(self, lits: Sequence[int], k: int, prefix: list[int]) -> None:
+        """Clauses for ``prefix ∨ at most k of lits`` (no output literal needed: smaller for k ≤ 1)."""
+        out = self.out
+        if k >= len(lits):
+            return
+        if k < 0:
+            out.add(prefix)
+        elif k == 0:
+            for x in lits:
+                out.add(prefix + [-x])
+        elif k == 1:
+            at_most_one(lits, prefix, self.pool, out)
+        else:
+            out.add(prefix + [self.at_most(lits, k)])
+
+    def at_most(self, lits: Sequence[int], k: int) -> "int | bool":
+        """A literal that implies ``at most k of lits are true`` (True/False when decided).
+
+        Small k: an "up" totalizer over lits truncated at k+1, literal ¬o_{k+1}.
+        Large k: "at least n-k of the negations", a "down" totalizer truncated
+        at n-k, literal u_{n-k}; either way the size grows with min(k, n-k).
+        """
+        n = len(lits)
+        if k >= n:
+            return True
+        if k < 0:
+            return False
+        if k == 0:
+            # One output "some input is true" is all that is needed.
+            o = self.pool.new()
+            for x in lits:
+                self.out.lits.extend((-x, o, 0))
+            self.out.count += n
+            return -o
+        if k + 1 <= n - k:
+            return -self._outputs(lits, k + 1, True)[k]
+        return self._outputs([-x for x in lits], n - k, False)[n - k - 1]
+
+    def _outputs(self, lits: Sequence[int], m: int, up: bool) -> list[int]:
+        key = (up,) + tuple(sorted(lits))
+        outputs = self._cache.get(key)
+        if outputs is None or len(outputs) < min(m, len(lits)):
+            outputs = self._build(sorted(lits), m, up)
+            self._cache[key] = outputs
+        return outputs
+
+    def _build(self, lits: list[int], m: int, up: bool) -> list[int]:
+        """Unary outputs o_1..o_min(n, m) of the count of `lits`.
+
+        up: ``at least j inputs true → o_j`` (counts above m forced into o_m);
+        down: ``o_j → at least j inputs true``.
+        """
+        if len(lits) == 1:
+            return lits
+        half = len(lits) // 2
+        a = self._build(lits[:half], m, up)
+        b = self._build(lits[half:], m, up)
+        size = min(len(a) + len(b), m)
+        first = self.pool.block(size)
+        flat = self.out.lits
+        count = 0
+        if up:
+            for i, x in enumerate(a):
+                flat.extend((-x, first + i, 0))
+            for j, y in enumerate(b):
+                flat.extend((-y, first + j, 0))
+            count += len(a) + len(b)
+            for i, x in enumerate(a):
+                # Pairs beyond the truncation are implied: a larger count also forces the lower outputs.
+                for j in range(min(len(b), size - 1 - i)):
+                    flat.extend((-x, -b[j], first + i + j + 1, 0))
+                    count += 1
+        else:
+            # o_{i+j+1} needs a_{i+1} or b_{j+1}: fewer than i+1 in a and fewer than j+1 in b leave at most i+j.
+            for i in range(min(len(a), size - 1) + 1):
+                for j in range(min(len(b), size - 1 - i) + 1):
+                    if i + j + 1 > size:
+                        break
+                    if i < len(a):
+                        flat.append(a[i])
+                    if j < len(b):
+                        flat.append(b[j])
+                    flat.extend((-(first + i + j), 0))
+                    count += 1
+        self.out.count += count
+        return list(range(first, first + size))
