@@ -657,17 +657,24 @@ def _spans(text: str, line_starts: list[int], statements: list) -> tuple[tuple, 
     starts.append(len(text))
     ends = []
     out = []
+    blank_out_comment = _blank_out_comment
     for i, stmt in enumerate(statements):
         start = starts[i]
         segment = text[start : starts[i + 1]]
         if ";" in segment:
-            segment = _COMMENT_RE.sub(lambda m: " " * len(m.group(0)), segment)
+            segment = _COMMENT_RE.sub(blank_out_comment, segment)
         code = segment.rstrip()
-        ends.append(_line_col(line_starts, start + len(code) - 1) if code else _line_col(line_starts, start))
+        last = start + len(code) - 1 if code else start
+        line = bisect_right(line_starts, last)
+        ends.append((line, last - line_starts[line - 1] + 1))
         if stmt.__class__ is Node:
             stmt = ConstraintStmt(stmt, stmt.line, stmt.col, text=" ".join(code.split()))
         out.append(stmt)
     return tuple(ends), out
+
+
+def _blank_out_comment(match: re.Match) -> str:
+    return " " * len(match.group(0))
 
 
 def _line_col(line_starts: list[int], offset: int) -> tuple[int, int]:
