@@ -21,9 +21,8 @@ Encoding (plain Sugar, chosen so that unit propagation does the work):
   every number follows by unit propagation from the root. A stray circuit of
   length 2^J times an odd number fails on bit J whatever the higher bits are, so
   the short ones the solver tries are refuted after guessing J low bits.
-  ``n_R_C_K`` is bit K of the node's number plus one and ``t_R_C_K`` the carry
-  into bit K (the bits below K all 1), so each edge costs 4W two-literal
-  copies; the rules are predicates so the file stays small;
+  ``n_R_C_K`` is bit K of the node's number plus one, so each edge costs 4W
+  copying clauses; the rules are predicates so the file stays small;
 - the root is a node certain to be on the loop when the genre knows one (a
   corner of a Slitherlink 3, a Masyu circle), its number fixed to 0; otherwise
   the first loop node in reading order, found by a prefix chain of Booleans
@@ -51,8 +50,8 @@ def register_width(nodes: int) -> int:
     return max(1, nodes.bit_length())
 
 
-def _bits(letter: str, node: Pos, width: int, low: int = 0) -> list[str]:
-    return [f"{letter}_{node[0]}_{node[1]}_{k}" for k in range(low, width)]
+def _bits(letter: str, node: Pos, width: int) -> list[str]:
+    return [f"{letter}_{node[0]}_{node[1]}_{k}" for k in range(width)]
 
 
 def _equal_clauses(guard: str, x: list[str], y: list[str]) -> list[str]:
@@ -60,28 +59,24 @@ def _equal_clauses(guard: str, x: list[str], y: list[str]) -> list[str]:
     return [clause for u, v in zip(x, y) for clause in (f"(or {guard} (! {u}) {v})", f"(or {guard} {u} (! {v}))")]
 
 
-def _xor_clauses(out: str, x: str, y: str) -> list[str]:
-    # out = x xor y: forbid the four assignments of (out, x, y) with odd parity.
-    return [
-        f"(or {' '.join(f'(! {v})' if bit else v for v, bit in zip((out, x, y), bits))})"
-        for bits in ((0, 0, 1), (0, 1, 0), (1, 0, 0), (1, 1, 1))
-    ]
-
-
 def increment_predicate(width: int) -> str:
-    """``(predicate (inc Z... N... T...) ...)``: N = Z + 1 modulo 2^W (bits low first; T: carries into bits 2..W-1)."""
+    """``(predicate (inc Z... N...) ...)``: N = Z + 1 modulo 2^W (bits low first).
+
+    The carry into bit K is Z[K-1] and not N[K-1] (a carry into bit K-1 turns
+    its 1 into 0 and goes on; without one N[K-1] = Z[K-1]), so the rule needs no
+    carry variables: N[K] = Z[K] xor carry, six clauses per bit.
+    """
     z = [f"Z{k}" for k in range(width)]
     n = [f"N{k}" for k in range(width)]
-    t = [f"T{k}" for k in range(2, width)]
-    carry = ["true", z[0]] + t  # carry[k]: every bit below k is 1
-    clauses = []
-    for k in range(2, width):
-        clauses += [f"(or (! {carry[k]}) {carry[k - 1]})", f"(or (! {carry[k]}) {z[k - 1]})",
-                    f"(or {carry[k]} (! {carry[k - 1]}) (! {z[k - 1]}))"]
-    clauses += [f"(or {n[0]} {z[0]})", f"(or (! {n[0]}) (! {z[0]}))"]
+    clauses = [f"(or {n[0]} {z[0]})", f"(or (! {n[0]}) (! {z[0]}))"]
     for k in range(1, width):
-        clauses += _xor_clauses(n[k], z[k], carry[k])
-    return f"(predicate (inc {' '.join(z + n + t)}) (and {' '.join(clauses)}))"
+        # With a carry (clauses prefixed by "no carry or") N[K] differs from Z[K] ...
+        unless_carry = f"(! {z[k - 1]}) {n[k - 1]}"
+        clauses += [f"(or {unless_carry} {n[k]} {z[k]})", f"(or {unless_carry} (! {n[k]}) (! {z[k]}))"]
+        # ... and without one (either literal of the carry false) it equals Z[K].
+        for unless_no_carry in (z[k - 1], f"(! {n[k - 1]})"):
+            clauses += [f"(or {unless_no_carry} (! {n[k]}) {z[k]})", f"(or {unless_no_carry} {n[k]} (! {z[k]}))"]
+    return f"(predicate (inc {' '.join(z + n)}) (and {' '.join(clauses)}))"
 
 
 def link_predicate(width: int) -> str:
@@ -148,7 +143,7 @@ def single_loop(out: CspText, nodes: Sequence[Pos], edges: Sequence[Edge], certa
         f"Loop: one circuit only (z_R_C_K: bit K of the {width}-bit number of node R,C, counted modulo {1 << width})",
         "the node a loop edge enters has the number of the node it leaves plus one, except the root;",
         f"round a circuit that misses the root the number would grow by its length (< {1 << width}), so there is none",
-        "(inc Z N T): N = Z + 1 (n_R_C_K; t_R_C_K: the carry into bit K)",
+        "(inc Z N): N = Z + 1 (n_R_C_K: bit K of node R,C's number plus one)",
         "(link E D GA GB A B NA NB): if edge E is on, D says its direction and the node entered",
         "(GA/GB true: it is not the root) has the other node's number plus one",
     )
@@ -156,7 +151,7 @@ def single_loop(out: CspText, nodes: Sequence[Pos], edges: Sequence[Edge], certa
     out.add(link_predicate(width))
     for node in nodes:
         if incident[node]:
-            names = _bits("z", node, width) + _bits("n", node, width) + _bits("t", node, width, 2)
+            names = _bits("z", node, width) + _bits("n", node, width)
             out.extend(f"(bool {name})" for name in names)
             out.add(f"(inc {' '.join(names)})")
     guard: dict[Pos, str] = {}

@@ -92,11 +92,34 @@ def generate(p: Slitherlink) -> str:
         for c, clue in enumerate(row):
             if clue is not False and clue is not UNKNOWN:
                 out.add(f"(= (+ h_{r}_{c} h_{r + 1}_{c} v_{r}_{c} v_{r}_{c + 1}) {clue})")
+    _inside_colouring(out, p, edges)
     # All four corners of a 3 are on the loop (three sides touch every corner): a safe root.
     certain = [(r, c) for r, row in enumerate(p.clues) for c, clue in enumerate(row) if clue == 3]
     nodes = [(r, c) for r in range(p.rows + 1) for c in range(p.cols + 1)]
     loopkit.single_loop(out, nodes, edges, certain)
     return out.text()
+
+
+def _inside_colouring(out: CspText, p: Slitherlink, edges: list[loopkit.Edge]) -> None:
+    # Implied by the loop rules (a simple closed loop splits the cells into inside and
+    # outside, and its edges are exactly the sides between the two); stated because a
+    # cell's colour carries clue information across the board by unit propagation.
+    out.block(
+        "Inside and outside (implied): in_R_C is true for a cell inside the loop; cells beyond the border are outside",
+        "an edge is on the loop exactly when the cells on its two sides differ",
+        "(side E X Y): E = 1 exactly when X and Y differ",
+    )
+    out.add("(predicate (side E X Y) (and (or (= E 0) X Y) (or (= E 0) (! X) (! Y))"
+            " (or (= E 1) (! X) Y) (or (= E 1) X (! Y))))")
+    out.extend(f"(bool in_{r}_{c})" for r in range(p.rows) for c in range(p.cols))
+
+    def colour(r: int, c: int) -> str:
+        return f"in_{r}_{c}" if 0 <= r < p.rows and 0 <= c < p.cols else "false"
+
+    for name, (r, c), _ in edges:
+        # h_R_C lies between cells R-1,C and R,C; v_R_C between R,C-1 and R,C.
+        before = colour(r - 1, c) if name[0] == "h" else colour(r, c - 1)
+        out.add(f"(side {name} {before} {colour(r, c)})")
 
 
 def decode(p: Slitherlink, values: Values) -> Loop:

@@ -49,7 +49,7 @@ def test_generated_file_is_valid_sugar_with_rule_blocks() -> None:
     model = check(parse_text(text))
     assert text.startswith("; Slitherlink 4x4")
     assert ";   3...\n;   3...\n;   .22.\n;   .2.1\n" in text
-    for title in ("; Edges:", "; Clues:", "; Loop: every node", "; Loop: one circuit"):
+    for title in ("; Edges:", "; Clues:", "; Inside and outside", "; Loop: every node", "; Loop: one circuit"):
         assert title in text
     assert "(= (+ h_3_3 h_4_3 v_3_3 v_3_4) 1)" in text
     assert {"h_0_0", "v_3_4", "p_4_4"} <= set(model.int_vars)
@@ -111,3 +111,10 @@ def test_every_instance_is_solved_with_the_recorded_answer_and_uniqueness(name: 
     if expected is not None:
         assert strip_lines(answer) == expected
     assert run.unique == (statuses(DIR)[name] == "unique")
+
+
+def test_inside_colouring_follows_the_border() -> None:
+    text = S.generate(S.read(SMALL))
+    # a border edge separates its cell from the outside; an inner edge two cells
+    assert "(side h_0_0 false in_0_0)" in text and "(side v_1_4 in_1_3 false)" in text
+    assert "(side h_2_1 in_1_1 in_2_1)" in text
