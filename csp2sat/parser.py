@@ -1,8 +1,10 @@
 """Front end, stage 1: parse Sugar CSP text into a `SyntaxTree` (see `csp2sat.syntax`).
 
-The grammar is `grammar.lark`; lark builds its LALR(1) tables, which are cached
-on disk (`_lark_parser`), so a process pays for the table construction once per
-grammar version rather than at every start.
+The grammar is `grammar.lark`; lark builds its LALR(1) tables (about a second),
+which are cached as plain data in the user's cache directory
+(``$XDG_CACHE_HOME/csp2sat`` or ``~/.cache/csp2sat``, see `_load_table_data`):
+a process with the cache in place does not even import lark. Without a usable
+cache directory everything works, only each start pays for the tables.
 
 Parsing runs in one pass with the tree builders applied at each reduction, so
 no intermediate parse tree is made: statements come out as `syntax` dataclasses
@@ -45,13 +47,8 @@ from itertools import accumulate, chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
-
 from csp2sat._gc import gc_paused
 from csp2sat.diagnostics import CspError, Diagnostic, Exit
-if TYPE_CHECKING:  # lark is imported only to build the tables and to parse rejected input
-    from lark import Lark, Token
-    from lark.exceptions import UnexpectedInput
-
 from csp2sat.syntax import (
     BoolDecl,
     Comment,
@@ -65,6 +62,10 @@ from csp2sat.syntax import (
     SyntaxTree,
     make_node,
 )
+
+if TYPE_CHECKING:  # lark is imported only to build the tables and to parse rejected input
+    from lark import Lark, Token
+    from lark.exceptions import UnexpectedInput
 
 __all__ = ["parse_text", "SYMBOL_RE", "NUMBER_RE"]
 
@@ -274,9 +275,6 @@ def _append(c: list) -> list:
     return items
 
 
-_APPEND = _append
-
-
 class _Tables:
     """lark's LALR(1) tables for grammar.lark, in the shape `_drive` uses.
 
@@ -301,8 +299,7 @@ class _Tables:
         """Make gotos jump over states whose only action is a unit reduction such as ``expr: atom``.
 
         Each atom or operator passes through two or three of these (``?expr``,
-        ``?compound``, ``?comparison``...), a third of all steps. Skipping them
-        accepts no more input: an LR parser shifts a token only where it is a
+        ``?compound``, ``?comparison``...). Skipping them accepts no more input: an LR parser shifts a token only where it is a
         viable continuation, and then the skipped state (whose LALR lookaheads
         include every such token) would have reduced on it too; where it would
         have rejected the token, the states after it reject it as well.
@@ -340,7 +337,7 @@ def _reducer(
     if len(kept) == len(expansion) and not any(splice for _, splice in kept):
         select = None
     elif kept == [(0, True), (1, False)]:  # the left-recursive list of a "x*": append in place
-        select = _APPEND
+        select = _append
     elif len(kept) == 2 and kept[0] == (0, False) and kept[1][1]:  # "(" OPERATOR items ")": reuse the items
         k = kept[1][0]
 
@@ -583,7 +580,7 @@ def _drive(tables: _Tables, tokens: Iterable[tuple]) -> list:
                 if build is not None:
                     values[-1] = build(values[-1:])
                 del states[-1]
-            elif build is _APPEND:
+            elif build is _append:
                 item = values.pop()
                 values[-1].append(item)
                 del states[-2:]
