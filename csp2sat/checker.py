@@ -68,6 +68,15 @@ _KEYWORDS = (
 )
 
 
+_DECLARATION_KINDS = {
+    IntDecl: "integer variable",
+    BoolDecl: "Boolean variable",
+    DomainDecl: "domain",
+    PredicateDecl: "predicate",
+    RelationDecl: "relation",
+}
+
+
 def check(tree: SyntaxTree) -> Model:
     """Check `tree` and return its `Model`; raises `CspError` for the first problem found."""
     checker = _Checker(tree)
@@ -98,7 +107,7 @@ class _Checker:
         self.current_predicate = ""
         # predicate -> how each parameter is used in the body: "formula", "term" or "" (unused)
         self.param_kinds: dict[str, tuple[str, ...]] = {}
-        self.later: dict[str, tuple[str, int, int]] = self._declared_names()
+        self._later: dict[str, tuple[str, int, int]] | None = None
 
     # ---------------------------------------------------------- helpers
 
@@ -110,20 +119,20 @@ class _Checker:
             Diagnostic(message, getattr(node, "line", 0), getattr(node, "col", 0), self.file, "warning")
         )
 
-    def _declared_names(self) -> dict[str, tuple[str, int, int]]:
-        """Every declared name -> (what it is, line), to explain a use before the definition."""
-        names: dict[str, tuple[str, int, int]] = {}
-        for stmt in self.tree.statements:
-            kind = {
-                IntDecl: "integer variable",
-                BoolDecl: "Boolean variable",
-                DomainDecl: "domain",
-                PredicateDecl: "predicate",
-                RelationDecl: "relation",
-            }.get(type(stmt))
-            if kind:
-                names.setdefault(stmt.name, (kind, stmt.line, stmt.col))  # type: ignore[union-attr]
-        return names
+    @property
+    def later(self) -> dict[str, tuple[str, int, int]]:
+        """Every declared name -> (what it is, line, col), to explain a use before the definition.
+
+        Only an error needs it, so it is made on first use rather than for every file.
+        """
+        if self._later is None:
+            names: dict[str, tuple[str, int, int]] = {}
+            for stmt in self.tree.statements:
+                kind = _DECLARATION_KINDS.get(type(stmt))
+                if kind:
+                    names.setdefault(stmt.name, (kind, stmt.line, stmt.col))  # type: ignore[union-attr]
+            self._later = names
+        return self._later
 
     def _undefined(self, name: str, what: str, node: Node, exit: Exit = Exit.SEMANTIC) -> CspError:
         later = self.later.get(name)
