@@ -28,7 +28,7 @@ from typing import Any, Iterator, Protocol, Sequence
 
 from pysat.solvers import Solver
 
-from csp2sat.solver import printed_values, verify_answer
+from csp2sat.solver import is_interrupt, printed_values, verify_answer
 
 Value = int | bool
 Answer = dict[str, Value]
@@ -193,6 +193,7 @@ class SolutionSpace:
         if self._unsat or (limit is not None and limit <= 0):
             return
         act = self.space.new_var()
+        interrupted = False
         try:
             found = 0
             while self.solver.solve(assumptions=[act]):
@@ -204,8 +205,13 @@ class SolutionSpace:
                 clause = self.space.block_clause(answer)
                 clause.append(-act)
                 self.solver.add_clause(clause)
+        except BaseException as err:
+            # After a SIGINT (time-out, Ctrl-C) CaDiCaL aborts on any further call: leave it alone.
+            interrupted = is_interrupt(err)
+            raise
         finally:
-            self.solver.add_clause([-act])
+            if not interrupted:
+                self.solver.add_clause([-act])
 
     def count(self, limit: int | None = None) -> int:
         """The number of answers (stopping at `limit`)."""

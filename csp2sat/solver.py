@@ -14,7 +14,8 @@ driver can loop forever there).
 Time limits: CaDiCaL in PySAT holds the GIL while it searches and does not
 support `interrupt()`, but it stops cleanly on SIGINT. A time-out therefore
 starts a tiny watchdog process that sends SIGINT to us when time is up; the
-same path serves Ctrl-C. An interrupted solver is never used again.
+same path serves Ctrl-C. An interrupted solver is only deleted, never asked
+anything again (CaDiCaL aborts the process on any other call).
 """
 
 from __future__ import annotations
@@ -80,8 +81,16 @@ class Interrupted(Exception):
     """The search was stopped by the time limit or by Ctrl-C."""
 
 
-class _Watchdog:
-    """Sends SIGINT to this process after `seconds`, from a separate tiny process (see the module doc)."""
+def is_interrupt(error: BaseException) -> bool:
+    """Whether `error` is how PySAT or Python reports a SIGINT (time-out watchdog or Ctrl-C)."""
+    return isinstance(error, (KeyboardInterrupt, Interrupted)) or "interrupt" in str(error).lower()
+
+
+class Watchdog:
+    """Sends SIGINT to this process after `seconds`, from a separate tiny process (see the module doc).
+
+    Use as a context manager; `seconds=None` means no limit.
+    """
 
     def __init__(self, seconds: float | None) -> None:
         self.process: subprocess.Popen | None = None
@@ -101,6 +110,12 @@ class _Watchdog:
         if self.process is not None and self.process.poll() is None:
             self.process.kill()
             self.process.wait()
+
+    def __enter__(self) -> "Watchdog":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
 
 
 def printed_values(model: Model, values: Mapping[str, Union[int, bool]]) -> Values:
@@ -162,24 +177,18 @@ class Search:
         self.stats["load_s"] = time.perf_counter() - start
         self.stats["solve_s"] = 0.0
         self.stats["sat_calls"] = 0
-        self.usable = True
 
     def close(self) -> None:
-        """Free the SAT solver (skipped after an interrupt: CaDiCaL is then in an invalid state)."""
-        if self.usable:
-            self.sat.delete()
+        """Free the SAT solver."""
+        self.sat.delete()
 
     def _solve(self, assumptions: list[int]) -> bool:
         start = time.perf_counter()
         self.stats["sat_calls"] += 1
         try:
             return bool(self.sat.solve_limited(assumptions=assumptions, expect_interrupt=True))
-        except KeyboardInterrupt:
-            self.usable = False
-            raise Interrupted() from None
-        except Exception as err:  # PySAT turns the SIGINT it caught into its own error type
-            if "interrupt" in str(err).lower():
-                self.usable = False
+        except (KeyboardInterrupt, Exception) as err:  # PySAT reports a caught SIGINT as its own error type
+            if is_interrupt(err):
                 raise Interrupted() from None
             raise
         finally:
@@ -214,10 +223,26 @@ class Search:
         result.objective = best
         self._best = result
         minimise = objective.sense == "minimize"
-        while True:
-            bound = self._improving_literal(objective.var, best, minimise)
-            if bound is False or not self._solve([] if bound is True else [bound]):
-                break
+        # Domain values of the objective, best first; no answer lies before index `lo` (proven).
+        ranked = self.compiled.domain_values(objective.var)
+        if not minimise:
+            ranked.reverse()
+        position = {v: k for k, v in enumerate(ranked)}
+        lo = 0
+        while lo < position[best]:
+            # Bisection between the proven bound and the best answer, under an assumption:
+            # an UNSAT half is a proven bound (kept as a unit clause), a SAT half a better answer.
+            target = ranked[lo + (position[best] - lo) // 2]
+            bound = self._at_least_as_good(objective.var, target, minimise)
+            if bound is True or bound is False:  # decided by the domain: nothing to search there
+                lo = position[target] + 1 if bound is False else lo
+                if bound is True:
+                    break
+                continue
+            if not self._solve([bound]):
+                self.sat.add_clause([-bound])
+                lo = position[target] + 1
+                continue
             values = self._answer()
             best = values[objective.var]
             result.all_values = values
@@ -228,14 +253,14 @@ class Search:
         result.status = OPTIMUM
         return result
 
-    def _improving_literal(self, var: str, best: int, minimise: bool) -> Union[int, bool]:
-        """The literal saying "better than `best`" (True/False when the domain decides it)."""
+    def _at_least_as_good(self, var: str, target: int, minimise: bool) -> Union[int, bool]:
+        """The literal saying "objective ≤ target" (maximising: "≥ target"); True/False when the domain decides."""
         if minimise:
-            return self.compiled.le_literal(var, best - 1)
-        at_most = self.compiled.le_literal(var, best)
-        if isinstance(at_most, bool):
-            return not at_most
-        return -at_most
+            return self.compiled.le_literal(var, target)
+        below = self.compiled.le_literal(var, target - 1)
+        if isinstance(below, bool):
+            return not below
+        return -below
 
 
 def _as_model(model_or_text) -> Model:
@@ -270,7 +295,7 @@ def solve(
     start = time.perf_counter()
     model = _as_model(model_or_text)
     stats: dict = {"parse_s": time.perf_counter() - start}
-    watchdog = _Watchdog(timeout)
+    watchdog = Watchdog(timeout)
     search = None
     best: Result | None = None
     try:

@@ -97,10 +97,7 @@ def run(args: argparse.Namespace) -> int:
     from csp2sat.commands import solve_modes
 
     if solve_modes.requested(args):
-        from csp2sat.compiler import compile_model
-
-        compiled = compile_model(model, options=options)
-        return solve_modes.run(args, model, compiled, args.solver, out)
+        return _run_mode(args, model, options)
     printed_status = False
 
     def on_answer(values, objective_values) -> None:
@@ -133,4 +130,38 @@ def run(args: argparse.Namespace) -> int:
         stats["parse_s"] = parse_s
         for line in output.stats_lines(stats):
             print(line, file=sys.stderr)
+    return Exit.OK
+
+
+class _Tracked:
+    """An output stream that remembers whether anything was written to it."""
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+        self.used = False
+
+    def write(self, text: str) -> int:
+        self.used = self.used or bool(text)
+        return self.stream.write(text)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+
+def _run_mode(args: argparse.Namespace, model, options: dict[str, str]) -> int:
+    """The beyond-Sugar modes (--all, --count, --unique, --facts) under the same time limit as plain solving."""
+    from csp2sat.commands import solve_modes
+    from csp2sat.compiler import compile_model
+    from csp2sat.solver import Watchdog, is_interrupt
+
+    out = _Tracked(sys.stdout)
+    with Watchdog(args.timeout):
+        try:
+            compiled = compile_model(model, options=options)
+            return solve_modes.run(args, model, compiled, args.solver, out)
+        except (KeyboardInterrupt, Exception) as err:
+            if not is_interrupt(err):
+                raise
+    out.write("c interrupted: the answers above are all that was found\n" if out.used else "s UNKNOWN\n")
+    out.flush()
     return Exit.OK
