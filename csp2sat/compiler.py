@@ -108,6 +108,10 @@ class Compiled:
             values[self.model.bool_key(name)] = true(i + 1)
         return values
 
+    def domain_values(self, name: str) -> list[int]:
+        """The values int variable `name` can take after tightening, ascending (a new list)."""
+        return list(self.order.values[self._int_index[name]])
+
     def le_literal(self, name: str, c: int) -> int | bool:
         """The literal for int variable `name` ≤ c (True/False when the domain decides)."""
         return self.order.le(self._int_index[name], c)
