@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # the front end (lark) is imported only when `parse` is calle
     from csp2sat.syntax import Model
 
 __version__ = "0.1.0"
-__all__ = ["__version__", "parse"]
+__all__ = ["__version__", "parse", "solve"]
 
 
 def parse(text_or_path: "str | os.PathLike[str]") -> "Model":
@@ -42,3 +42,20 @@ def parse(text_or_path: "str | os.PathLike[str]") -> "Model":
             raise CspError(f"cannot read the file: {reason}", file=path, exit=Exit.IO) from None
         return check(parse_text(text, file=path))
     return check(parse_text(text_or_path))
+
+
+def solve(model_or_text, solver: str = "cadical195", timeout: "float | None" = None, verify: bool = True, **kwargs):
+    """Solve a `Model`, CSP text or ``.csp`` path and return a `csp2sat.solver.Result`.
+
+    ``result.status`` is Sugar's status word (``SATISFIABLE``, ``UNSATISFIABLE``,
+    ``OPTIMUM FOUND``, or ``UNKNOWN`` after a time-out), ``result.values`` maps
+    the printed variables to their values and ``result.objective`` is the
+    optimum. See `csp2sat.solver.solve` for the other keyword arguments.
+
+    >>> import csp2sat
+    >>> csp2sat.solve("(int x 0 9) (int y 0 9) (= (+ x y) 12) (objective minimize x)").values
+    {'x': 3, 'y': 9}
+    """
+    from csp2sat.solver import solve as run
+
+    return run(model_or_text, solver=solver, timeout=timeout, verify=verify, **kwargs)

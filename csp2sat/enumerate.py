@@ -28,12 +28,11 @@ from typing import Any, Iterator, Protocol, Sequence
 
 from pysat.solvers import Solver
 
-from csp2sat.solver import is_interrupt, printed_values, verify_answer
+from csp2sat.solver import DEFAULT_SOLVER, is_interrupt, printed_values, verify_answer
 
 Value = int | bool
 Answer = dict[str, Value]
 
-DEFAULT_SOLVER = "cadical195"
 
 
 class Space(Protocol):

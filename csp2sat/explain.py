@@ -33,9 +33,9 @@ from typing import Sequence
 from pysat.solvers import Solver
 
 from csp2sat.compiler import compile_model
+from csp2sat.solver import DEFAULT_SOLVER
 from csp2sat.syntax import Constraint, Domain, IntVar, Model, Node
 
-DEFAULT_SOLVER = "cadical195"
 
 # The most values a widened domain may have (order encoding: one literal each).
 WIDEN_CAP = 1024

@@ -19,7 +19,7 @@ from typing import Any, Iterator, Mapping
 
 from generators.base import Genre, PuzzleError
 
-DEFAULT_SOLVER = "cadical195"
+from csp2sat.solver import DEFAULT_SOLVER
 
 
 class RecordingValues(Mapping[str, "int | bool"]):

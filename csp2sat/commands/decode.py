@@ -12,8 +12,6 @@ import sys
 
 from csp2sat.commands._common import parse_model, read_text, write_answer
 from csp2sat.diagnostics import CspError, Exit
-from csp2sat.dimacs import decode_assignment, load_map, printed_answer, read_solver_output, sha256_text
-from csp2sat.evaluator import violations
 
 NAME = "decode"
 HELP = "print Sugar's answer from an external SAT solver's output and a map of `csp2sat encode`"
@@ -57,6 +55,9 @@ def _verify(mapping: dict, values: dict, map_path: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Decode, verify and print."""
+    from csp2sat.dimacs import decode_assignment, load_map, printed_answer, read_solver_output, sha256_text
+    from csp2sat.evaluator import violations
+
     mapping = load_map(args.map)
     if args.output == "-":
         text, name = sys.stdin.read(), "<stdin>"

@@ -12,9 +12,7 @@ import os
 import sys
 
 from csp2sat.commands._common import read_model, write_output
-from csp2sat.compiler import compile_model
 from csp2sat.diagnostics import Exit
-from csp2sat.dimacs import build_map, dump_map, write_cnf
 
 NAME = "encode"
 HELP = "write a CSP file's CNF in DIMACS, with a map for `csp2sat decode`"
@@ -40,6 +38,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Compile and write both files."""
+    from csp2sat.compiler import compile_model
+    from csp2sat.dimacs import build_map, dump_map, write_cnf
+
     model, text = read_model(args.file)
     compiled = compile_model(model)
     if model.objective is not None:

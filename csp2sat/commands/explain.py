@@ -13,7 +13,7 @@ import sys
 
 from csp2sat.commands._common import read_model
 from csp2sat.diagnostics import Exit
-from csp2sat.explain import DEFAULT_SOLVER, explain
+from csp2sat.solver import DEFAULT_SOLVER
 
 NAME = "explain"
 HELP = "explain why a CSP file is unsatisfiable: a minimal set of its constraints that conflict"
@@ -44,6 +44,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Explain the file; exit status 0 whether it is satisfiable or not."""
+    from csp2sat.explain import explain
+
     model, _ = read_model(args.file)
     result = explain(model, solver=args.solver, widen=not args.no_domains)
     out = sys.stdout

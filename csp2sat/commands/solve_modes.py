@@ -22,12 +22,14 @@ Output (answers in Sugar's ``a NAME<TAB>VALUE`` ... ``a`` blocks):
 from __future__ import annotations
 
 import argparse
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from csp2sat import output
 from csp2sat.commands._common import format_value
 from csp2sat.diagnostics import Exit
-from csp2sat.enumerate import Answer, SolutionSpace, open_space
+
+if TYPE_CHECKING:  # the enumerator pulls in the compiler; import it only when a mode runs
+    from csp2sat.enumerate import Answer, SolutionSpace
 
 
 def _positive(text: str) -> int:
@@ -130,6 +132,8 @@ def run(args: argparse.Namespace, model: Any, compiled: Any, solver_name: str, o
     """Run the requested mode on a compiled model and return the exit status; None when no mode was requested."""
     if not requested(args):
         return None
+    from csp2sat.enumerate import open_space
+
     with open_space(compiled, model, solver_name, verify=getattr(args, "verify", True)) as space:
         printer = _Printer(model, space, out)
         if args.count:
