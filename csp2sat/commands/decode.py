@@ -36,6 +36,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _verify(mapping: dict, values: dict, map_path: str) -> None:
     """Check the values against the original file, or warn why that is not possible."""
+    from csp2sat.dimacs import sha256_text
+    from csp2sat.evaluator import violations
+
     source = mapping["source"]
     try:
         text = read_text(source["path"])
@@ -55,8 +58,7 @@ def _verify(mapping: dict, values: dict, map_path: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Decode, verify and print."""
-    from csp2sat.dimacs import decode_assignment, load_map, printed_answer, read_solver_output, sha256_text
-    from csp2sat.evaluator import violations
+    from csp2sat.dimacs import decode_assignment, load_map, printed_answer, read_solver_output
 
     mapping = load_map(args.map)
     if args.output == "-":
