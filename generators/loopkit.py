@@ -31,6 +31,7 @@ Encoding (plain Sugar, chosen so that unit propagation does the work):
 
 from __future__ import annotations
 
+import itertools
 from typing import Sequence
 
 from generators.boardkit import CspText
@@ -54,9 +55,11 @@ def _bits(letter: str, node: Pos, width: int) -> list[str]:
     return [f"{letter}_{node[0]}_{node[1]}_{k}" for k in range(width)]
 
 
-def _equal_clauses(guard: str, x: list[str], y: list[str]) -> list[str]:
-    # `guard` (a disjunction of literals) or x = y, bit by bit.
-    return [clause for u, v in zip(x, y) for clause in (f"(or {guard} (! {u}) {v})", f"(or {guard} {u} (! {v}))")]
+def _equal(x: list[str], y: list[str]) -> str:
+    # x = y bit by bit, as a conjunction of clauses: the compiler distributes an
+    # enclosing (or LITERALS... (and CLAUSES...)) into clauses without new variables,
+    # and a short guard outside is normalised once instead of once per clause.
+    return "(and " + " ".join(f"(or (! {u}) {v}) (or {u} (! {v}))" for u, v in zip(x, y)) + ")"
 
 
 def increment_predicate(width: int) -> str:
@@ -87,13 +90,29 @@ def link_predicate(width: int) -> str:
     unless GB is false (B is the root); D false: A = NB unless GA is false.
     """
     a, b, na, nb = ([f"{x}{k}" for k in range(width)] for x in ("A", "B", "NA", "NB"))
-    body = _equal_clauses("(= E 0) (! D) (! GB)", b, na) + _equal_clauses("(= E 0) D (! GA)", a, nb)
-    return f"(predicate (link E D GA GB {' '.join(a + b + na + nb)}) (and {' '.join(body)}))"
+    body = f"(or (= E 0) (and (or (! D) (! GB) {_equal(b, na)}) (or D (! GA) {_equal(a, nb)})))"
+    return f"(predicate (link E D GA GB {' '.join(a + b + na + nb)}) {body})"
+
+
+def degree_predicate(degree: int) -> str:
+    """``(predicate (degK P E1... EK) ...)``: the node's loop edges number 0 when P = 0 and 2 when P = 1.
+
+    Written as clauses (an edge on puts the node on the loop and needs a second
+    edge; no three edges; a node on the loop has an edge): they propagate as well
+    as the sum ``(= (+ E...) (* 2 P))`` and compile without auxiliary variables.
+    """
+    edges = [f"E{k}" for k in range(1, degree + 1)]
+    clauses = [f"(or (= P 0) {' '.join(f'(= {e} 1)' for e in edges)})"]
+    for e in edges:
+        others = " ".join(f"(= {o} 1)" for o in edges if o != e)
+        clauses.append(f"(or (= {e} 0) (and (= P 1) (or {others})))" if others else f"(= {e} 0)")
+    clauses += [f"(or {' '.join(f'(= {e} 0)' for e in trio)})" for trio in itertools.combinations(edges, 3)]
+    return f"(predicate (deg{degree} P {' '.join(edges)}) (and {' '.join(clauses)}))"
 
 
 # (turn E F X Y): when loop edges E and F both use a node, exactly one of them enters it
 # (X, Y: the "enters this node" literals of E and F).
-TURN_PREDICATE = "(predicate (turn E F X Y) (and (or (= E 0) (= F 0) X Y) (or (= E 0) (= F 0) (! X) (! Y))))"
+TURN_PREDICATE = "(predicate (turn E F X Y) (or (= E 0) (= F 0) (and (or X Y) (or (! X) (! Y)))))"
 
 
 def single_loop(out: CspText, nodes: Sequence[Pos], edges: Sequence[Edge], certain: Sequence[Pos] = ()) -> None:
@@ -113,13 +132,15 @@ def single_loop(out: CspText, nodes: Sequence[Pos], edges: Sequence[Edge], certa
     out.block(
         "Loop: every node has 0 or 2 loop edges (p_R_C = 1: the loop passes through the node)",
         "no branches and no dead ends, so the loop edges form disjoint circuits",
+        "(degK P E1 ... EK): of a node's K edges, 2 are on when P = 1 and none when P = 0",
     )
+    out.extend(degree_predicate(k) for k in sorted({len(around) for around in incident.values()} - {0}))
     for node in nodes:
         out.add(f"(int {on_var(node)} 0 1)")
     for node in nodes:
         names = [name for name, _ in incident[node]]
         if names:
-            out.add(f"(= (+ {' '.join(names)}) (* 2 {on_var(node)}))")
+            out.add(f"(deg{len(names)} {on_var(node)} {' '.join(names)})")
         else:
             out.add(f"(= {on_var(node)} 0)")
 

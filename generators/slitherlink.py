@@ -109,8 +109,8 @@ def _inside_colouring(out: CspText, p: Slitherlink, edges: list[loopkit.Edge]) -
         "an edge is on the loop exactly when the cells on its two sides differ",
         "(side E X Y): E = 1 exactly when X and Y differ",
     )
-    out.add("(predicate (side E X Y) (and (or (= E 0) X Y) (or (= E 0) (! X) (! Y))"
-            " (or (= E 1) (! X) Y) (or (= E 1) X (! Y))))")
+    out.add("(predicate (side E X Y) (and (or (= E 0) (and (or X Y) (or (! X) (! Y))))"
+            " (or (= E 1) (and (or (! X) Y) (or X (! Y))))))")
     out.extend(f"(bool in_{r}_{c})" for r in range(p.rows) for c in range(p.cols))
 
     def colour(r: int, c: int) -> str:
