@@ -43,25 +43,10 @@ class Outcome:
     error: CspError | None = None
 
 
-def _solver():
-    """`csp2sat.solve`, or the runner module's `solve` until the package exports it (None if neither)."""
-    solve = getattr(csp2sat, "solve", None)
-    if solve is None:
-        try:
-            from csp2sat.solver import solve
-        except ImportError:
-            return None
-    return solve
-
-
 def _solve_file(path: Path) -> Outcome:
-    parse = getattr(csp2sat, "parse", None)
-    solve = _solver()
-    if parse is None or solve is None:
-        pytest.skip("csp2sat.parse / csp2sat.solve are not available yet")
     try:
-        model = parse(str(path))
-        result = solve(model, timeout=TIMEOUT_S)
+        model = csp2sat.parse(str(path))
+        result = csp2sat.solve(model, timeout=TIMEOUT_S)
     except CspError as err:
         assert err.exit not in (Exit.VERIFY, Exit.INTERNAL), f"internal failure on {path.name}: {err}"
         return Outcome("ERROR", error=err)

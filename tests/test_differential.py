@@ -36,17 +36,6 @@ SETTINGS = settings(
 )
 
 
-def _solver():
-    """`csp2sat.solve`, or the runner module's `solve` until the package exports it (None if neither)."""
-    solve = getattr(csp2sat, "solve", None)
-    if solve is None:
-        try:
-            from csp2sat.solver import solve
-        except ImportError:
-            return None
-    return solve
-
-
 def _parse(text: str):
     parse = getattr(csp2sat, "parse", None)
     if parse is None:
@@ -98,11 +87,8 @@ def test_compiled_cnf_has_exactly_the_brute_force_answers(text: str) -> None:
 @given(csp_texts())
 def test_solve_answers_like_brute_force(text: str) -> None:
     model = _parse(text)
-    solve = _solver()
-    if solve is None:
-        pytest.skip("csp2sat.solve is not available yet")
     expected = brute_force(model)
-    result = solve(model)
+    result = csp2sat.solve(model)
     assert result.status == expected.status, text
     assert result.objective == expected.optimum, text
     if expected.status == "UNSATISFIABLE":
