@@ -37,21 +37,18 @@ SETTINGS = settings(
 
 
 def _parse(text: str):
-    parse = getattr(csp2sat, "parse", None)
-    if parse is None:
-        pytest.skip("csp2sat.parse is not available yet")
     try:
-        return parse(text)
+        return csp2sat.parse(text)
     except CspError as err:
         pytest.fail(f"the front end rejects a generated file: {err}\n{text}")
 
 
 def _compiled_answers(model) -> tuple[str, int | None, set[tuple]]:
     """Status, optimum and the set of printed answers, from `compile_model` and PySAT enumeration."""
-    compiler = pytest.importorskip("csp2sat.compiler")
+    from csp2sat.compiler import compile_model
     from csp2sat.enumerate import open_space
 
-    compiled = compiler.compile_model(model)
+    compiled = compile_model(model)
     printed = [v.name for v in model.printed_int_vars()] + [model.bool_key(b.name) for b in model.printed_bool_vars()]
     answers: set[tuple] = set()
     # The enumeration checks every decoded answer with the evaluator (VERIFY error if it fails).
