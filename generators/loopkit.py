@@ -6,23 +6,26 @@ one simple closed loop, and draws loops as text. The genres give the graph
 
 Encoding (plain Sugar, chosen so that unit propagation does the work):
 
-- every node has an on-loop 0/1 variable ``p_R_C`` with ``sum(edges) = 2 p``,
-  so degrees are 0 or 2 (no branches, no dead ends);
+- every node has an on-loop 0/1 variable ``p_R_C``; of its edges 0 are on
+  when p = 0 and 2 when p = 1 (no branches, no dead ends), written as clauses;
 - the loop is oriented: a Boolean ``d_E`` per edge E says it is travelled from
   its first node to its second, and at every node one of its two loop edges
   enters and the other leaves;
 - connectivity by counting along the loop: every node has a W-bit number
-  ``z_R_C_K`` (bit K, W = bits of the node count) and the node a loop edge
-  enters has the number of the node it leaves plus one, modulo 2^W; the rule is
-  lifted on entering the root. Going once round a circuit adds its length
-  (< 2^W) to a number, so only the circuit through the root can close. Unlike
+  ``z_R_C_K`` (bit K) and the node a loop edge enters has the number of the
+  node it leaves plus one, modulo 2^W; the rule is lifted on entering the root.
+  Going once round a circuit adds its length to a number, so with 2^W above
+  every circuit length only the circuit through the root can close. Unlike
   numbers compared by "<" (a node needs *some* smaller neighbour, a choice the
   solver must guess right) the successor is a function: once the loop is known
   every number follows by unit propagation from the root. A stray circuit of
   length 2^J times an odd number fails on bit J whatever the higher bits are, so
   the short ones the solver tries are refuted after guessing J low bits.
-  ``n_R_C_K`` is bit K of the node's number plus one, so each edge costs 4W
-  copying clauses; the rules are predicates so the file stays small;
+  ``n_R_C_K`` is bit K of the node's number plus one. In a bipartite graph
+  (grids are) only the nodes of one side count (the others pass their number
+  on unchanged): a circuit still gains half its length, W drops by one and
+  only half the nodes need the increment. Each edge costs 4W copying clauses;
+  the rules are predicates so the file stays small;
 - the root is a node certain to be on the loop when the genre knows one (a
   corner of a Slitherlink 3, a Masyu circle), its number fixed to 0; otherwise
   the first loop node in reading order, found by a prefix chain of Booleans
@@ -47,8 +50,34 @@ def on_var(node: Pos) -> str:
 
 
 def register_width(nodes: int) -> int:
-    """The number of bits W with 2^W greater than `nodes`, so no circuit's length is a multiple of 2^W."""
+    """The number of bits W with 2^W greater than `nodes`, so no count up to `nodes` is a multiple of 2^W."""
     return max(1, nodes.bit_length())
+
+
+def counting_nodes(nodes: Sequence[Pos], incident: dict[Pos, list[tuple[str, Pos]]]) -> set[Pos]:
+    """The nodes on entering which the count goes up.
+
+    In a bipartite graph (grids are) every circuit alternates between the two
+    sides, so counting on one side only still adds half the circuit's length,
+    at least 2; the smaller side is taken, which narrows the numbers and halves
+    the increment rules. Otherwise every node counts.
+    """
+    side: dict[Pos, int] = {}
+    for start in nodes:
+        if start in side:
+            continue
+        side[start] = 0
+        stack = [start]
+        while stack:
+            node = stack.pop()
+            for _, other in incident[node]:
+                if other not in side:
+                    side[other] = 1 - side[node]
+                    stack.append(other)
+                elif side[other] == side[node]:
+                    return set(nodes)
+    sides = [{n for n in nodes if side[n] == k} for k in (0, 1)]
+    return min(sides, key=len)
 
 
 def _bits(letter: str, node: Pos, width: int) -> list[str]:
@@ -85,9 +114,9 @@ def increment_predicate(width: int) -> str:
 def link_predicate(width: int) -> str:
     """``(predicate (link E D GA GB A... B... NA... NB...) ...)``: the counting rule along loop edge E.
 
-    A, B are the numbers of the edge's first and second node, NA, NB those plus
-    one. D true: E is travelled from the first node to the second, so B = NA
-    unless GB is false (B is the root); D false: A = NB unless GA is false.
+    A, B are the numbers of the edge's first and second node, NA, NB their
+    outgoing numbers. D true: E is travelled from the first node to the second,
+    so B = NA unless GB is false (B is the root); D false: A = NB unless GA is false.
     """
     a, b, na, nb = ([f"{x}{k}" for k in range(width)] for x in ("A", "B", "NA", "NB"))
     body = f"(or (= E 0) (and (or (! D) (! GB) {_equal(b, na)}) (or D (! GA) {_equal(a, nb)})))"
@@ -127,7 +156,8 @@ def single_loop(out: CspText, nodes: Sequence[Pos], edges: Sequence[Edge], certa
     for name, a, b in edges:
         incident[a].append((name, b))
         incident[b].append((name, a))
-    width = register_width(len(nodes))
+    counting = counting_nodes(nodes, incident)
+    width = register_width(len(counting))
 
     out.block(
         "Loop: every node has 0 or 2 loop edges (p_R_C = 1: the loop passes through the node)",
@@ -162,19 +192,27 @@ def single_loop(out: CspText, nodes: Sequence[Pos], edges: Sequence[Edge], certa
     root = certain[0] if certain else None
     out.block(
         f"Loop: one circuit only (z_R_C_K: bit K of the {width}-bit number of node R,C, counted modulo {1 << width})",
-        "the node a loop edge enters has the number of the node it leaves plus one, except the root;",
-        f"round a circuit that misses the root the number would grow by its length (< {1 << width}), so there is none",
+        "the node a loop edge enters has the outgoing number of the node it leaves, except the root;",
+        "a node's outgoing number is its number plus one at the counting nodes (those with n_R_C_K bits,"
+        + (" every other node of the grid" if len(counting) < len(nodes) else " all nodes") + ") and its number elsewhere;",
+        f"round a circuit that misses the root the number would grow by its count of counting nodes (< {1 << width}),",
+        "so there is no such circuit",
         "(inc Z N): N = Z + 1 (n_R_C_K: bit K of node R,C's number plus one)",
-        "(link E D GA GB A B NA NB): if edge E is on, D says its direction and the node entered",
-        "(GA/GB true: it is not the root) has the other node's number plus one",
+        "(link E D GA GB A B OA OB): if edge E is on, D says its direction and the node entered",
+        "(GA/GB true: it is not the root) has the other node's outgoing number (OA/OB)",
     )
     out.add(increment_predicate(width))
     out.add(link_predicate(width))
+    outgoing: dict[Pos, list[str]] = {}
     for node in nodes:
         if incident[node]:
-            names = _bits("z", node, width) + _bits("n", node, width)
-            out.extend(f"(bool {name})" for name in names)
-            out.add(f"(inc {' '.join(names)})")
+            number = _bits("z", node, width)
+            out.extend(f"(bool {name})" for name in number)
+            outgoing[node] = number
+            if node in counting:
+                outgoing[node] = _bits("n", node, width)
+                out.extend(f"(bool {name})" for name in outgoing[node])
+                out.add(f"(inc {' '.join(number + outgoing[node])})")
     guard: dict[Pos, str] = {}
     if root is not None:
         out.comment("nodes every solution passes through")
@@ -196,5 +234,5 @@ def single_loop(out: CspText, nodes: Sequence[Pos], edges: Sequence[Edge], certa
         out.add(previous)
     out.comment("the counting rule along every edge")
     for name, a, b in edges:
-        numbers = [_bits(x, node, width) for x in ("z", "n") for node in (a, b)]
-        out.add(f"(link {name} d_{name} {guard[a]} {guard[b]} {' '.join(sum(numbers, []))})")
+        numbers = _bits("z", a, width) + _bits("z", b, width) + outgoing[a] + outgoing[b]
+        out.add(f"(link {name} d_{name} {guard[a]} {guard[b]} {' '.join(numbers)})")

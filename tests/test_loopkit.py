@@ -89,3 +89,19 @@ def test_single_loop_solutions_are_exactly_the_simple_loops(rows: int, cols: int
 
 def test_register_width_exceeds_every_circuit_length() -> None:
     assert [loopkit.register_width(n) for n in (1, 3, 4, 806)] == [1, 2, 3, 10]
+
+
+def test_graph_with_odd_circuits_counts_at_every_node() -> None:
+    # A 3x3 grid of nodes with the diagonals of two squares: triangles, so not bipartite.
+    nodes, edges = grid(3, 3)
+    edges += [("x_0_0", (0, 0), (1, 1)), ("x_1_1", (1, 1), (2, 2))]
+    incident = {n: [(e, b if a == n else a) for e, a, b in edges if n in (a, b)] for n in nodes}
+    assert loopkit.counting_nodes(nodes, incident) == set(nodes)
+    expected = loops_by_enumeration(nodes, edges, ())
+    assert loops_by_solver(nodes, edges, []) == expected
+
+
+def test_grid_counts_on_the_smaller_side() -> None:
+    nodes, edges = grid(3, 3)
+    incident = {n: [(e, b if a == n else a) for e, a, b in edges if n in (a, b)] for n in nodes}
+    assert loopkit.counting_nodes(nodes, incident) == {(0, 1), (1, 0), (1, 2), (2, 1)}
