@@ -93,11 +93,6 @@ def _command(module_name: str, argv: list[str], capsys: pytest.CaptureFixture) -
     return int(status), captured.out, captured.err
 
 
-def _need_pipeline() -> None:
-    pytest.importorskip("csp2sat.compiler")
-    pytest.importorskip("csp2sat.parser")
-    pytest.importorskip("csp2sat.checker")
-
 
 def _sugar_answer(out: str) -> dict[str, str]:
     return dict(line[2:].split("\t") for line in out.splitlines() if line.startswith("a "))
@@ -118,7 +113,6 @@ def _conformance_cases() -> list:
 def test_round_trip_through_minisat(
     folder: str, name: str, info: dict, tmp_path: Path, capsys: pytest.CaptureFixture
 ) -> None:
-    _need_pipeline()
     source = tmp_path / name
     shutil.copy(CONFORMANCE / folder / name, source)
     cnf, map_file, result = tmp_path / "p.cnf", tmp_path / "p.map", tmp_path / "p.out"
@@ -142,7 +136,6 @@ def test_round_trip_through_minisat(
 
 
 def test_decode_warns_when_the_source_changed_or_vanished(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
-    _need_pipeline()
     source = tmp_path / "m.csp"
     source.write_text("(int x 1 3)\n(bool p)\n(= x 2)\n(or p (> x 5))\n")
     cnf, map_file = tmp_path / "m.cnf", tmp_path / "m.map"
@@ -164,7 +157,6 @@ def test_decode_warns_when_the_source_changed_or_vanished(tmp_path: Path, capsys
 
 
 def test_decode_rejects_a_wrong_answer(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
-    _need_pipeline()
     source = tmp_path / "m.csp"
     source.write_text("(int x 1 3)\n(int y 1 3)\n(!= x y)\n")
     cnf, map_file = tmp_path / "m.cnf", tmp_path / "m.map"

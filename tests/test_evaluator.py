@@ -265,11 +265,8 @@ def _unique_cases() -> list:
 
 
 def _parse(path: Path) -> Model:
-    parse = getattr(csp2sat, "parse", None)
-    if parse is None:
-        pytest.skip("csp2sat.parse is not available yet")
     try:
-        return parse(str(path))
+        return csp2sat.parse(str(path))
     except CspError as err:  # quirks we chose to reject are not evaluator cases
         pytest.skip(f"rejected by the front end: {err}")
 

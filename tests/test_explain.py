@@ -27,9 +27,8 @@ def test_minimise_core_on_a_plain_cnf() -> None:
 
 
 def _pipeline():  # type: ignore[no-untyped-def]
-    compiler = pytest.importorskip("csp2sat.compiler")
-    checker = pytest.importorskip("csp2sat.checker")
-    parser = pytest.importorskip("csp2sat.parser")
+    from csp2sat import checker, compiler, parser
+
     return parser.parse_text, checker.check, compiler.compile_model
 
 
