@@ -53,8 +53,10 @@ def test_generated_file_is_valid_sugar_with_rule_blocks() -> None:
         assert title in text
     assert "(= (+ h_3_3 h_4_3 v_3_3 v_3_4) 1)" in text
     assert {"h_0_0", "v_3_4", "p_4_4"} <= set(model.int_vars)
-    # 25 lattice points need 5 bits; the root (corner of the first 3) is fixed to number 0.
-    assert "z_4_4_4" in model.bool_vars and "(! z_0_0_4)" in text
+    # 25 lattice points, 12 on the counting side of the grid: 4 bits; the root (corner of
+    # the first 3) is fixed to number 0; only counting nodes (odd R+C) have n bits.
+    assert "z_4_4_3" in model.bool_vars and "z_4_4_4" not in model.bool_vars and "(! z_0_0_3)" in text
+    assert "n_0_1_3" in model.bool_vars and "n_0_0_0" not in model.bool_vars
 
 
 def test_without_a_three_the_root_is_chosen_by_a_prefix_chain() -> None:
