@@ -105,6 +105,8 @@ class NormalCSP:
         return len(self.bool_names)
 
 
+# Parameters of an inlined predicate: name -> (argument node, binding of the caller).
+Binding = dict[str, tuple[Node, "Binding | None"]]
 # A linear expression: ({var index: coefficient}, constant).
 Expr = tuple[dict[int, int], int]
 
@@ -187,6 +189,8 @@ class Normaliser:
         self._var_cache: dict[tuple, int] = {}
         self._named: dict[int, tuple[Node, NNF]] = {}
         self._split_cache: dict[tuple, int] = {}
+        # Inside an inlined predicate: parameter -> (argument node, the binding the argument is read in).
+        self._binding: Binding | None = None
         self._depth = 0
         for var in model.int_vars.values():
             if var.domain.size > MAX_DOMAIN_SIZE:
@@ -436,6 +440,12 @@ class Normaliser:
                 return _scale(b, a[1])
             if not b[0]:
                 return _scale(a, b[1])
+        if op == "param":
+            arg, env = self._binding[node.value]
+            return self._with_binding(env, self.term, arg)
+        if self._binding is not None:
+            # Auxiliary variables are shared by equal terms: compare them with parameters replaced.
+            return self._with_binding(None, self.term, _resolve(node, self._binding))
         cached = self._term_cache.get(node)
         if cached is not None:
             return cached
@@ -550,6 +560,8 @@ class Normaliser:
 
     def named(self, node: Node) -> NNF:
         """A literal equivalent to the formula `node` (a Tseitin variable when it is compound)."""
+        if self._binding is not None:
+            return self._with_binding(None, self.named, _resolve(node, self._binding))
         hit = self._named.get(id(node))
         if hit is not None:
             return hit[1]
@@ -572,6 +584,9 @@ class Normaliser:
         if op == "bvar":
             lit = self.bool_index[node.value] + 1
             return lit if pos else -lit
+        if op == "param":
+            arg, env = self._binding[node.value]
+            return self._with_binding(env, self.formula, arg, pos)
         if op == "ivar":
             return self.compare("gt" if pos else "le", self.term(node), ({}, 0))
         if op == "not":
@@ -615,14 +630,23 @@ class Normaliser:
 
     def _inline(self, node: Node, pos: bool) -> NNF:
         pred = self.model.predicates[node.value]
-        binding = dict(zip(pred.params, node.args))
         if self._depth >= MAX_INLINE_DEPTH:
             raise self.error(f"predicate '{node.value}' calls itself too deeply", node, Exit.LIMIT)
         self._depth += 1
         try:
-            return self.formula(_substitute(pred.body, binding), pos)
+            # The body is read in place (no copy per call): its parameters are looked up in the binding.
+            env = {p: (a, self._binding) for p, a in zip(pred.params, node.args)}
+            return self._with_binding(env, self.formula, pred.body, pos)
         finally:
             self._depth -= 1
+
+    def _with_binding(self, env: "Binding | None", fn: Callable, *args):
+        saved = self._binding
+        self._binding = env
+        try:
+            return fn(*args)
+        finally:
+            self._binding = saved
 
     def _relation(self, node: Node, pos: bool) -> NNF:
         rel = self.model.relations[node.value]
@@ -822,13 +846,14 @@ def _sub(a: Expr, b: Expr) -> Expr:
     return _add(a, _scale(b, -1))
 
 
-def _substitute(body: Node, binding: dict[str, Node]) -> Node:
-    """`body` with every ``param`` node replaced by its bound argument."""
-    if body.op == "param":
-        return binding[body.value]
-    if not body.args:
-        return body
-    return Node(body.op, tuple(_substitute(a, binding) for a in body.args), body.value, body.line, body.col)
+def _resolve(node: Node, env: "Binding | None") -> Node:
+    """`node` with every ``param`` replaced by its argument, itself resolved in its own binding."""
+    if node.op == "param":
+        arg, outer = env[node.value]
+        return _resolve(arg, outer) if outer else arg
+    if not node.args:
+        return node
+    return Node(node.op, tuple(_resolve(a, env) for a in node.args), node.value, node.line, node.col)
 
 
 # ---------------------------------------------------------------- global constraints (Sugar's decompositions)

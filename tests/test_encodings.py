@@ -178,3 +178,28 @@ def test_long_exactly_one_is_small() -> None:
     card = compile_model(model, options={"cardinality": "totalizer"})
     split = compile_model(model, options={"cardinality": "order"})
     assert card.num_clauses <= 4 * n < split.num_clauses
+
+
+# ---------------------------------------------------------------- predicates read in place
+
+
+def test_nested_predicates_with_nonlinear_terms_and_globals() -> None:
+    # Parameters pass through two levels; if/abs terms, iff (named literals) and a global use them.
+    text = (
+        "(predicate (inner A B P) (iff P (= (abs (- A B)) 1)))"
+        "(predicate (outer X Y Z Q) (and (inner X Y Q) (or (inner Y Z Q) (= (+ (if Q 1 0) X) Z))"
+        " (alldifferent X Z)))"
+        "(int x 0 2)(int y 0 2)(int z 0 2)(bool q)"
+        "(outer x y z q)(or (outer z y x q) (= x 0))"
+    )
+
+    def inner(a: int, b: int, p: bool) -> bool:
+        return p == (abs(a - b) == 1)
+
+    def outer(x: int, y: int, z: int, q: bool) -> bool:
+        return inner(x, y, q) and (inner(y, z, q) or int(q) + x == z) and x != z
+
+    expected = {(x, y, z, q) for x, y, z in itertools.product(range(3), repeat=3) for q in (False, True)
+                if outer(x, y, z, q) and (outer(z, y, x, q) or x == 0)}
+    assert _solutions(text, {}) == expected
+    assert _solutions(text, {}, selectors=True) == expected
