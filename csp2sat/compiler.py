@@ -22,12 +22,17 @@ from encoders.alldifferent import encode_alldifferent
 from encoders.cardinality import METHODS as CARDINALITY_METHODS
 from encoders.cardinality import Totalizers
 from encoders.cnf import ClauseBuffer, Pool
+from encoders.log import LogEncoding
 from encoders.order import OrderEncoding
 from csp2sat.normalise import MAX_SUM_TERMS, Linear, NormalCSP, normalise
-from csp2sat.syntax import Model, Objective
+from csp2sat.syntax import Domain, Model, Objective
 
-DEFAULT_OPTIONS: dict[str, str] = {"alldifferent": "auto", "cardinality": "auto"}
-OPTION_CHOICES: dict[str, tuple[str, ...]] = {"alldifferent": ALLDIFF_METHODS, "cardinality": CARDINALITY_METHODS}
+DEFAULT_OPTIONS: dict[str, str] = {"alldifferent": "auto", "cardinality": "auto", "large": "auto"}
+OPTION_CHOICES: dict[str, tuple[str, ...]] = {
+    "alldifferent": ALLDIFF_METHODS, "cardinality": CARDINALITY_METHODS, "large": ("auto", "log", "order"),
+}
+# "large=auto": integer variables with more values than this are log-encoded (encoders/log.py).
+LOG_THRESHOLD = 1 << 16
 
 
 class Compiled:
@@ -39,8 +44,10 @@ class Compiled:
 
     def __init__(self, model: Model, normal: NormalCSP, order: OrderEncoding, pool: Pool,
                  buffer: ClauseBuffer, selectors: list[int] | None, options: dict[str, str],
-                 stats: dict[str, Any]) -> None:
+                 stats: dict[str, Any], log: LogEncoding | None = None) -> None:
         self.model = model
+        self.log = log
+        self._sinks: list[Any] = []  # solvers loaded with the CNF: clauses made later go to them too
         self.normal = normal
         self.order = order
         self.options = options
@@ -73,8 +80,22 @@ class Compiled:
         return iter(self._buffer)
 
     def load(self, solver: Any) -> None:
-        """Add every clause to a PySAT solver."""
+        """Add every clause to a PySAT solver (and, later, clauses that `le_literal` of a log variable adds)."""
         solver.append_formula(self._buffer)
+        if self.log is not None:
+            self._sinks.append(solver)
+
+    def _log_le(self, var: int, c: int) -> int | bool:
+        """``var ≤ c`` for a log variable: a comparator, built now, sent to the solvers already loaded."""
+        buf = self._buffer
+        start, count = len(buf.lits), buf.count
+        lit = self.log.le_terms([(1, var)], c, {})
+        if self._sinks and buf.count > count:
+            new = ClauseBuffer()
+            new.lits = buf.lits[start:]
+            for solver in self._sinks:
+                solver.append_formula(new)
+        return lit
 
     def new_var(self) -> int:
         """A fresh CNF variable from the shared pool (activation literals, ...)."""
@@ -102,19 +123,26 @@ class Compiled:
             def true(v: int) -> bool:
                 return v in positive
         values: dict[str, int | bool] = {}
+        bits = self.log.bits if self.log is not None else {}
         for name, i in self._int_index.items():
-            values[name] = self.order.decode(i, true)
+            values[name] = self.log.value(i, true) if i in bits else self.order.decode(i, true)
         for name, i in self._bool_index.items():
             values[self.model.bool_key(name)] = true(i + 1)
         return values
 
     def domain_values(self, name: str) -> list[int]:
         """The values int variable `name` can take after tightening, ascending (a new list)."""
-        return list(self.order.values[self._int_index[name]])
+        i = self._int_index[name]
+        if self.log is not None and i in self.log.bits:
+            return list(self.normal.int_domains[i].values())
+        return list(self.order.values[i])
 
     def le_literal(self, name: str, c: int) -> int | bool:
         """The literal for int variable `name` ≤ c (True/False when the domain decides)."""
-        return self.order.le(self._int_index[name], c)
+        i = self._int_index[name]
+        if self.log is not None and i in self.log.bits:
+            return self._log_le(i, c)
+        return self.order.le(i, c)
 
     def value_literals(self, name: str, value: int | bool) -> list[int]:
         """Literals whose conjunction says `name` == value ([] when always true).
@@ -126,6 +154,10 @@ class Compiled:
             v = self._bool_var(name)
             return [v if value else -v]
         i = self._int_index[name]
+        if self.log is not None and i in self.log.bits:
+            if value not in self.normal.int_domains[i]:
+                raise ValueError(f"{name} = {value} is impossible (outside its domain)")
+            return self.log.value_literals(i, value)
         neq = self.order.not_equal(i, value)
         if neq is None:
             raise ValueError(f"{name} = {value} is impossible (outside its domain)")
@@ -161,8 +193,16 @@ def _count_inputs(lit: Linear, order: OrderEncoding) -> tuple[list[int], int]:
     return inputs, c
 
 
+def _log_literal(lit: Linear, order: OrderEncoding, log: LogEncoding | None) -> int | bool | None:
+    """The literal ⇔ `lit` by binary arithmetic when it involves a log variable, else None."""
+    if log is None or not any(v in log.bits for v in lit.vars):
+        return None
+    others = {v: (order.values[v], order.base[v]) for v in lit.vars if v not in log.bits}
+    return log.le_terms(list(zip(lit.coefs, lit.vars)), lit.c, others)
+
+
 def _encode_clause(lits: list, prefix: list[int], order: OrderEncoding, pool: Pool, out: ClauseBuffer,
-                   cards: Totalizers) -> None:
+                   cards: Totalizers, log: LogEncoding | None = None) -> None:
     """Encode one normalised clause: simple literals inline, one linear literal expanded, others named."""
     if len(lits) == 1 and isinstance(lits[0], Linear) and len(lits[0].vars) > MAX_SUM_TERMS:
         cards.add_at_most(*_count_inputs(lits[0], order), prefix)  # a count alone: no output literal needed
@@ -171,7 +211,13 @@ def _encode_clause(lits: list, prefix: list[int], order: OrderEncoding, pool: Po
     complex_: list[Linear] = []
     for lit in lits:
         if isinstance(lit, Linear):
-            if len(lit.vars) > MAX_SUM_TERMS:  # only counts stay this long (see normalise)
+            cnf = _log_literal(lit, order, log)
+            if cnf is not None:
+                if cnf is True:
+                    return
+                if cnf is not False:
+                    simple.append(cnf)
+            elif len(lit.vars) > MAX_SUM_TERMS:  # only counts stay this long (see normalise)
                 cnf = cards.at_most(*_count_inputs(lit, order))
                 if cnf is True:
                     return
@@ -229,14 +275,19 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
     t1 = time.perf_counter()
     pool = Pool(normal.num_bools)
     sels = [pool.new() for _ in model.constraints] if selectors else None
-    order = OrderEncoding(normal.int_domains, pool)
+    in_alldiff = {v for ad in normal.alldiffs for v in ad.vars}
+    limit = {"auto": LOG_THRESHOLD, "log": 2, "order": None}[opts["large"]]
+    is_log = [limit is not None and d.size > limit and i not in in_alldiff for i, d in enumerate(normal.int_domains)]
+    # A log variable gets no order literals: its place in the order encoding is a one-value stand-in.
+    order = OrderEncoding([Domain.range(0, 0) if lg else d for d, lg in zip(normal.int_domains, is_log)], pool)
     out = ClauseBuffer()
     order.axioms(out)
+    log = LogEncoding(normal.int_domains, is_log, pool, out) if any(is_log) else None
     guards = [[-s] for s in sels] if sels else None
     cards = Totalizers(pool, out)
     for lits, origin in zip(normal.clauses, normal.origins):
         prefix = guards[origin] if guards and origin >= 0 else []
-        _encode_clause(lits, prefix, order, pool, out, cards)
+        _encode_clause(lits, prefix, order, pool, out, cards, log)
     for ad in normal.alldiffs:
         prefix = guards[ad.origin] if guards else []
         encode_alldifferent(order, ad.vars, ad.offsets, prefix, pool, out, opts["alldifferent"])
@@ -254,4 +305,5 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
         "num_vars": pool.top,
         "num_clauses": out.count,
     }
-    return Compiled(model, normal, order, pool, out, sels, opts, stats)
+    stats["log_vars"] = len(log.bits) if log else 0
+    return Compiled(model, normal, order, pool, out, sels, opts, stats, log)

@@ -203,3 +203,51 @@ def test_nested_predicates_with_nonlinear_terms_and_globals() -> None:
                 if outer(x, y, z, q) and (outer(z, y, x, q) or x == 0)}
     assert _solutions(text, {}) == expected
     assert _solutions(text, {}, selectors=True) == expected
+
+
+# ---------------------------------------------------------------- log encoding of large domains
+
+
+def _dom_text(name: str, values: list[int]) -> str:
+    return f"(int {name} (" + " ".join(str(v) for v in values) + "))"
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    doms=st.lists(st.sets(st.integers(-5, 6), min_size=1, max_size=6).map(sorted), min_size=2, max_size=3),
+    coefs=st.lists(st.integers(-4, 4).filter(bool), min_size=3, max_size=3),
+    c=st.integers(-20, 20),
+    op=st.sampled_from(["<=", "=", "!="]),
+    reified=st.booleans(),
+)
+def test_log_linear_matches_brute_force(doms: list[list[int]], coefs: list[int], c: int, op: str,
+                                        reified: bool) -> None:
+    # Domains with holes; variables of ≤ 2 values stay order-encoded, so sums mix both encodings.
+    names = [f"x{i}" for i in range(len(doms))]
+    text = "".join(_dom_text(n, d) for n, d in zip(names, doms)) + "(bool b)"
+    total = "(+ " + " ".join(f"(* {a} {n})" for a, n in zip(coefs, names)) + ")"
+    body = f"({op} {total} {c})"
+    text += f"(or b {body})" if reified else body
+    ops = {"<=": lambda s: s <= c, "=": lambda s: s == c, "!=": lambda s: s != c}
+    expected = {vals + (b,) for vals in itertools.product(*doms) for b in (False, True)
+                if (reified and b) or ops[op](sum(a * v for a, v in zip(coefs, vals)))}
+    assert _solutions(text, {"large": "log"}) == expected
+
+
+def test_log_nonlinear_terms_and_selectors() -> None:
+    text = "(int x 0 9)(int y -3 7)(int z 0 20)(= z (+ (abs (- x y)) (mod x 3)))(< y x)"
+    expected = _brute([list(range(10)), list(range(-3, 8)), list(range(21))],
+                      lambda x, y, z: z == abs(x - y) + x % 3 and y < x)
+    assert _solutions(text, {"large": "log"}) == expected
+    assert _solutions(text, {"large": "log"}, selectors=True) == expected
+
+
+def test_huge_domains_solve_with_the_log_encoding() -> None:
+    from csp2sat.solver import OPTIMUM, solve
+
+    text = "(int x 0 1000000) (int y 0 1000000) (= (+ (* 3 x) (* 5 y)) 2999999) (objective maximize y)"
+    model = csp2sat.parse(text)
+    compiled = compile_model(model)
+    assert compiled.stats["log_vars"] == 2 and compiled.num_clauses < 10_000
+    result = solve(model)
+    assert result.status == OPTIMUM and result.values == {"x": 3, "y": 599998}

@@ -1,0 +1,217 @@
+"""Pipeline stage "encode": the log (binary) encoding of integer variables with huge domains.
+
+The order encoding needs one CNF variable per domain value, and a linear
+literal over two such variables one clause per value: hopeless for
+``(int x 0 1000000)``. Here a variable with domain lb..ub is
+``x = lb + Σ 2ʲ·bⱼ`` over ⌈log₂(ub-lb+1)⌉ bits, and values outside the domain
+(above ub, or in holes) are excluded by comparators.
+
+A linear literal ``Σ aᵢ·xᵢ ≤ c`` that involves a log variable becomes a
+pseudo-Boolean sum ``Σ wₖ·ℓₖ ≤ K`` with positive weights (log variables give
+their bits, order-encoded variables their order literals, negative
+coefficients flip literals), which is added up in binary: the bits of every
+weight go to their column, columns are reduced by full and half adders
+(carry-save), and the final binary number is compared with K. Every gate is
+defined by full equivalence, so the resulting literal is *equivalent* to the
+comparison and may be used in either polarity (objective bounds, assumptions).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+from encoders.cnf import ClauseBuffer, Pool
+
+# Lit: a CNF literal, or True/False for a constant.
+Lit = "int | bool"
+
+
+class Gates:
+    """Boolean gates over literals and constants, each output defined by full equivalence."""
+
+    __slots__ = ("pool", "out")
+
+    def __init__(self, pool: Pool, out: ClauseBuffer) -> None:
+        self.pool = pool
+        self.out = out
+
+    def _clauses(self, *clauses: tuple[int, ...]) -> None:
+        flat = self.out.lits
+        for clause in clauses:
+            flat.extend(clause)
+            flat.append(0)
+        self.out.count += len(clauses)
+
+    def and_(self, a: Lit, b: Lit) -> Lit:
+        """a ∧ b."""
+        if a is False or b is False:
+            return False
+        if a is True:
+            return b
+        if b is True or a == b:
+            return a
+        if a == -b:
+            return False
+        z = self.pool.new()
+        self._clauses((-z, a), (-z, b), (z, -a, -b))
+        return z
+
+    def or_(self, a: Lit, b: Lit) -> Lit:
+        """a ∨ b."""
+        return _neg(self.and_(_neg(a), _neg(b)))
+
+    def xor(self, a: Lit, b: Lit) -> Lit:
+        """a ⊕ b."""
+        if isinstance(a, bool):
+            return _neg(b) if a else b
+        if isinstance(b, bool):
+            return _neg(a) if b else a
+        if a == b:
+            return False
+        if a == -b:
+            return True
+        z = self.pool.new()
+        self._clauses((-z, a, b), (-z, -a, -b), (z, -a, b), (z, a, -b))
+        return z
+
+    def full_adder(self, a: Lit, b: Lit, c: Lit) -> tuple[Lit, Lit]:
+        """(sum, carry) of three bits."""
+        if any(isinstance(x, bool) for x in (a, b, c)):
+            consts = [x for x in (a, b, c) if isinstance(x, bool)]
+            rest = [x for x in (a, b, c) if not isinstance(x, bool)]
+            ones = sum(consts)
+            if len(rest) == 2:
+                s, k = self.xor(rest[0], rest[1]), self.and_(rest[0], rest[1])
+                return (_neg(s), self.or_(rest[0], rest[1])) if ones else (s, k)
+            if len(rest) == 1:
+                x = rest[0]
+                return [(x, False), (_neg(x), x), (x, True)][ones]
+            return ones % 2 == 1, ones >= 2
+        s, k = self.pool.new(), self.pool.new()
+        self._clauses(
+            (-s, a, b, c), (-s, a, -b, -c), (-s, -a, b, -c), (-s, -a, -b, c),
+            (s, -a, -b, -c), (s, -a, b, c), (s, a, -b, c), (s, a, b, -c),
+            (-k, a, b), (-k, a, c), (-k, b, c), (k, -a, -b), (k, -a, -c), (k, -b, -c),
+        )
+        return s, k
+
+    def sum_bits(self, terms: Sequence[tuple[int, int]]) -> list[Lit]:
+        """Binary digits (least significant first) of ``Σ w·ℓ`` for (w > 0, literal) terms."""
+        columns: list[list[Lit]] = []
+        for w, lit in terms:
+            j = 0
+            while w:
+                if w & 1:
+                    while len(columns) <= j:
+                        columns.append([])
+                    columns[j].append(lit)
+                w >>= 1
+                j += 1
+        digits: list[Lit] = []
+        j = 0
+        while j < len(columns):
+            col = columns[j]
+            while len(col) > 1:
+                if len(col) == 2:
+                    a, b = col.pop(), col.pop()
+                    s, k = self.xor(a, b), self.and_(a, b)
+                else:
+                    a, b, c = col.pop(), col.pop(), col.pop()
+                    s, k = self.full_adder(a, b, c)
+                col.insert(0, s)  # the sum goes back (first, so that fresh inputs are combined first)
+                if k is not False:
+                    if len(columns) <= j + 1:
+                        columns.append([])
+                    columns[j + 1].append(k)
+                if s is False:
+                    col.pop(0)
+            digits.append(col[0] if col else False)
+            j += 1
+        return digits
+
+    def at_most(self, digits: Sequence[Lit], k: int) -> Lit:
+        """The literal ⇔ (binary number `digits`, least significant first) ≤ k."""
+        if k < 0:
+            return False
+        if k >> len(digits):
+            return True
+        le: Lit = True  # the digits below position i are ≤ k's digits below i
+        for i, d in enumerate(digits):
+            if (k >> i) & 1:
+                le = self.or_(_neg(d), le)
+            else:
+                le = self.and_(_neg(d), le)
+        return le
+
+
+def _neg(x: Lit) -> Lit:
+    return (not x) if isinstance(x, bool) else -x
+
+
+def _add_clause(out: ClauseBuffer, lits: list[Lit]) -> None:
+    """A clause of literals and constants (True: nothing to add; False literals dropped)."""
+    if any(x is True for x in lits):
+        return
+    out.add([x for x in lits if x is not False])
+
+
+class LogEncoding:
+    """Bits of the log-encoded variables (others keep the order encoding)."""
+
+    def __init__(self, domains: Sequence, is_log: Sequence[bool], pool: Pool, out: ClauseBuffer) -> None:
+        self.gates = Gates(pool, out)
+        self.lb: dict[int, int] = {}
+        self.bits: dict[int, list[int]] = {}
+        for var, (dom, log) in enumerate(zip(domains, is_log)):
+            if not log:
+                continue
+            lb, ub = dom.lb, dom.ub
+            n = max((ub - lb).bit_length(), 1)
+            first = pool.block(n)
+            self.lb[var] = lb
+            self.bits[var] = list(range(first, first + n))
+            # Exclude what the bits can express beyond the domain: above ub, and every hole.
+            _add_clause(out, [self.gates.at_most(self.bits[var], ub - lb)])
+            intervals = list(dom.intervals)
+            for (_, hi), (lo, _) in zip(intervals, intervals[1:]):
+                below = self.gates.at_most(self.bits[var], hi - lb)
+                above = self.gates.at_most(self.bits[var], lo - 1 - lb)
+                _add_clause(out, [below, _neg(above)])
+
+    def value(self, var: int, true: Callable[[int], bool]) -> int:
+        """The value of a log variable in a SAT model (`true(v)` reads CNF variable v)."""
+        return self.lb[var] + sum(1 << j for j, b in enumerate(self.bits[var]) if true(b))
+
+    def value_literals(self, var: int, value: int) -> list[int]:
+        """The bit literals whose conjunction says var = value (ValueError outside the bits' range)."""
+        d = value - self.lb[var]
+        bits = self.bits[var]
+        if d < 0 or d >> len(bits):
+            raise ValueError(f"value {value} is outside the domain")
+        return [b if (d >> j) & 1 else -b for j, b in enumerate(bits)]
+
+    def le_terms(self, terms: Sequence[tuple[int, int]], c: int, order_values: "dict[int, tuple[list[int], int]]") -> Lit:
+        """The literal ⇔ ``Σ a·x ≤ c`` over (a, var) terms; order-encoded vars are given as var -> (values, base)."""
+        weighted: list[tuple[int, int]] = []
+        k = c
+        for a, var in terms:
+            if var in self.bits:
+                k -= a * self.lb[var]
+                for j, b in enumerate(self.bits[var]):
+                    w = a << j
+                    if w > 0:
+                        weighted.append((w, b))
+                    else:  # w·b = w + |w|·¬b
+                        k -= w
+                        weighted.append((-w, -b))
+                continue
+            values, base = order_values[var]
+            k -= a * values[0]
+            for i in range(len(values) - 1):
+                w = a * (values[i + 1] - values[i])  # paid when x > values[i], i.e. ¬p(x ≤ values[i])
+                if w > 0:
+                    weighted.append((w, -(base + i)))
+                else:
+                    k -= w
+                    weighted.append((-w, base + i))
+        return self.gates.at_most(self.gates.sum_bits(weighted), k)
