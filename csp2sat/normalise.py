@@ -442,6 +442,10 @@ class Normaliser:
                 return _scale(a, b[1])
         if op == "param":
             arg, env = self._binding[node.value]
+            while arg.op == "param":
+                arg, env = env[arg.value]
+            if arg.op == "ivar":  # the common case, without switching bindings
+                return {self.int_index[arg.value]: 1}, 0
             return self._with_binding(env, self.term, arg)
         if self._binding is not None:
             # Auxiliary variables are shared by equal terms: compare them with parameters replaced.
@@ -586,6 +590,11 @@ class Normaliser:
             return lit if pos else -lit
         if op == "param":
             arg, env = self._binding[node.value]
+            while arg.op == "param":
+                arg, env = env[arg.value]
+            if arg.op == "bvar":  # the common case, without switching bindings
+                lit = self.bool_index[arg.value] + 1
+                return lit if pos else -lit
             return self._with_binding(env, self.formula, arg, pos)
         if op == "ivar":
             return self.compare("gt" if pos else "le", self.term(node), ({}, 0))
