@@ -139,9 +139,18 @@ def degree_predicate(degree: int) -> str:
     return f"(predicate (deg{degree} P {' '.join(edges)}) (and {' '.join(clauses)}))"
 
 
-# (turn E F X Y): when loop edges E and F both use a node, exactly one of them enters it
-# (X, Y: the "enters this node" literals of E and F).
-TURN_PREDICATE = "(predicate (turn E F X Y) (or (= E 0) (= F 0) (and (or X Y) (or (! X) (! Y)))))"
+def turn_predicate(degree: int) -> str:
+    """``(predicate (turnK E1... EK X1... XK) ...)``: of two loop edges at a node, exactly one enters it.
+
+    Xi is the literal "edge Ei enters this node" (its direction variable or the negation).
+    """
+    edges = [f"E{k}" for k in range(1, degree + 1)]
+    enters = [f"X{k}" for k in range(1, degree + 1)]
+    clauses = [
+        f"(or (= {edges[i]} 0) (= {edges[j]} 0) (and (or {enters[i]} {enters[j]}) (or (! {enters[i]}) (! {enters[j]}))))"
+        for i, j in itertools.combinations(range(degree), 2)
+    ]
+    return f"(predicate (turn{degree} {' '.join(edges + enters)}) (and {' '.join(clauses)}))"
 
 
 def single_loop(out: CspText, nodes: Sequence[Pos], edges: Sequence[Edge], certain: Sequence[Pos] = ()) -> None:
@@ -177,17 +186,17 @@ def single_loop(out: CspText, nodes: Sequence[Pos], edges: Sequence[Edge], certa
     out.block(
         "Loop: direction of travel (d_E true: edge E is travelled from its top/left node to the other)",
         "where two loop edges meet, one enters the node and the other leaves it",
+        "(turnK E1 ... EK X1 ... XK): of any two of the node's edges that are on, exactly one enters it",
+        "(Xi: edge Ei enters the node, d_E when the node is the edge's second node, (! d_E) when it is its first)",
     )
-    out.add(TURN_PREDICATE)
+    out.extend(turn_predicate(k) for k in sorted({len(around) for around in incident.values()} - {0, 1}))
     out.extend(f"(bool d_{name})" for name, _, _ in edges)
     first = {name: a for name, a, _ in edges}
     for node in nodes:
-        around = incident[node]
-        for i, (e, _) in enumerate(around):
-            for f, _ in around[i + 1:]:
-                x = f"d_{e}" if first[e] != node else f"(! d_{e})"
-                y = f"d_{f}" if first[f] != node else f"(! d_{f})"
-                out.add(f"(turn {e} {f} {x} {y})")
+        names = [name for name, _ in incident[node]]
+        if len(names) >= 2:
+            enters = [f"d_{e}" if first[e] != node else f"(! d_{e})" for e in names]
+            out.add(f"(turn{len(names)} {' '.join(names + enters)})")
 
     root = certain[0] if certain else None
     out.block(
