@@ -102,7 +102,7 @@ def increment_predicate(width: int) -> str:
     n = [f"N{k}" for k in range(width)]
     clauses = [f"(or {n[0]} {z[0]})", f"(or (! {n[0]}) (! {z[0]}))"]
     for k in range(1, width):
-        # With a carry (clauses prefixed by "no carry or") N[K] differs from Z[K] ...
+        # With a carry N[K] differs from Z[K] (each clause starts with "no carry") ...
         unless_carry = f"(! {z[k - 1]}) {n[k - 1]}"
         clauses += [f"(or {unless_carry} {n[k]} {z[k]})", f"(or {unless_carry} (! {n[k]}) (! {z[k]}))"]
         # ... and without one (either literal of the carry false) it equals Z[K].
@@ -112,15 +112,15 @@ def increment_predicate(width: int) -> str:
 
 
 def link_predicate(width: int) -> str:
-    """``(predicate (link E D GA GB A... B... NA... NB...) ...)``: the counting rule along loop edge E.
+    """``(predicate (link E D GA GB A... B... OA... OB...) ...)``: the counting rule along loop edge E.
 
-    A, B are the numbers of the edge's first and second node, NA, NB their
+    A, B are the numbers of the edge's first and second node, OA, OB their
     outgoing numbers. D true: E is travelled from the first node to the second,
-    so B = NA unless GB is false (B is the root); D false: A = NB unless GA is false.
+    so B = OA unless GB is false (B is the root); D false: A = OB unless GA is false.
     """
-    a, b, na, nb = ([f"{x}{k}" for k in range(width)] for x in ("A", "B", "NA", "NB"))
-    body = f"(or (= E 0) (and (or (! D) (! GB) {_equal(b, na)}) (or D (! GA) {_equal(a, nb)})))"
-    return f"(predicate (link E D GA GB {' '.join(a + b + na + nb)}) {body})"
+    a, b, oa, ob = ([f"{x}{k}" for k in range(width)] for x in ("A", "B", "OA", "OB"))
+    body = f"(or (= E 0) (and (or (! D) (! GB) {_equal(b, oa)}) (or D (! GA) {_equal(a, ob)})))"
+    return f"(predicate (link E D GA GB {' '.join(a + b + oa + ob)}) {body})"
 
 
 def degree_predicate(degree: int) -> str:
@@ -184,7 +184,7 @@ def single_loop(out: CspText, nodes: Sequence[Pos], edges: Sequence[Edge], certa
             out.add(f"(= {on_var(node)} 0)")
 
     out.block(
-        "Loop: direction of travel (d_E true: edge E is travelled from its top/left node to the other)",
+        "Loop: direction of travel (d_E true: edge E is travelled from its first node, top or left, to the other)",
         "where two loop edges meet, one enters the node and the other leaves it",
         "(turnK E1 ... EK X1 ... XK): of any two of the node's edges that are on, exactly one enters it",
         "(Xi: edge Ei enters the node, d_E when the node is the edge's second node, (! d_E) when it is its first)",
