@@ -146,10 +146,10 @@ def turn_predicate(degree: int) -> str:
     """
     edges = [f"E{k}" for k in range(1, degree + 1)]
     enters = [f"X{k}" for k in range(1, degree + 1)]
-    clauses = [
-        f"(or (= {edges[i]} 0) (= {edges[j]} 0) (and (or {enters[i]} {enters[j]}) (or (! {enters[i]}) (! {enters[j]}))))"
-        for i, j in itertools.combinations(range(degree), 2)
-    ]
+    clauses = []
+    for i, j in itertools.combinations(range(degree), 2):
+        x, y = enters[i], enters[j]
+        clauses.append(f"(or (= {edges[i]} 0) (= {edges[j]} 0) (and (or {x} {y}) (or (! {x}) (! {y}))))")
     return f"(predicate (turn{degree} {' '.join(edges + enters)}) (and {' '.join(clauses)}))"
 
 
@@ -202,8 +202,8 @@ def single_loop(out: CspText, nodes: Sequence[Pos], edges: Sequence[Edge], certa
     out.block(
         f"Loop: one circuit only (z_R_C_K: bit K of the {width}-bit number of node R,C, counted modulo {1 << width})",
         "the node a loop edge enters has the outgoing number of the node it leaves, except the root;",
-        "a node's outgoing number is its number plus one at the counting nodes (those with n_R_C_K bits,"
-        + (" every other node of the grid" if len(counting) < len(nodes) else " all nodes") + ") and its number elsewhere;",
+        "a node's outgoing number is its number plus one at the counting nodes (those with n_R_C_K bits,",
+        ("every other node of the grid" if len(counting) < len(nodes) else "all nodes") + ") and its number elsewhere;",
         f"round a circuit that misses the root the number would grow by its count of counting nodes (< {1 << width}),",
         "so there is no such circuit",
         "(inc Z N): N = Z + 1 (n_R_C_K: bit K of node R,C's number plus one)",
