@@ -24,6 +24,7 @@ from encoders.cardinality import Totalizers
 from encoders.cnf import ClauseBuffer, Pool
 from encoders.log import LogEncoding
 from encoders.order import OrderEncoding
+from csp2sat.diagnostics import CspError, Exit
 from csp2sat.normalise import MAX_SUM_TERMS, Linear, NormalCSP, normalise
 from csp2sat.syntax import Domain, Model, Objective
 
@@ -129,6 +130,13 @@ class Compiled:
         for name, i in self._bool_index.items():
             values[self.model.bool_key(name)] = true(i + 1)
         return values
+
+    def log_bits(self, name: str) -> tuple[int, list[int]] | None:
+        """For a log-encoded int variable, ``(lb, bits)`` with value = lb + Σ 2^j·bits[j]; None otherwise."""
+        i = self._int_index[name]
+        if self.log is None or i not in self.log.bits:
+            return None
+        return self.log.lb[i], list(self.log.bits[i])
 
     def domain_values(self, name: str) -> list[int]:
         """The values int variable `name` can take after tightening, ascending (a new list)."""
@@ -260,15 +268,22 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
     that every clause of that constraint contains negated (domain tightening is
     then off, so that each constraint stays switchable). `options` chooses
     encodings: ``{"alldifferent": "auto" | "amo" | "pairwise", "cardinality": "auto" | "totalizer" | "order"}``
-    (cardinality: sums of ±1·(0/1 variable) by a totalizer, or split like any sum by "order").
-    Raises `CspError` for constructs that cannot be compiled.
+    (cardinality: sums of ±1·(0/1 variable) by a totalizer, or split like any sum by "order"),
+    ``"large": "auto" | "log" | "order"`` (variables with huge domains); see docs/encodings.md.
+    Raises `CspError` for constructs that cannot be compiled, and (`Exit.USAGE`) for unknown options.
     """
     opts = dict(DEFAULT_OPTIONS)
     for key, value in (options or {}).items():
         if key not in OPTION_CHOICES:
-            raise ValueError(f"unknown compiler option {key!r}; known: {', '.join(OPTION_CHOICES)}")
+            raise CspError(
+                f"unknown encoding option {key!r}; known: {', '.join(OPTION_CHOICES)}", file="csp2sat", exit=Exit.USAGE
+            )
         if value not in OPTION_CHOICES[key]:
-            raise ValueError(f"option {key!r} must be one of {', '.join(OPTION_CHOICES[key])}, not {value!r}")
+            raise CspError(
+                f"encoding option {key!r} must be one of {', '.join(OPTION_CHOICES[key])}, not {value!r}",
+                file="csp2sat",
+                exit=Exit.USAGE,
+            )
         opts[key] = value
     t0 = time.perf_counter()
     normal = normalise(model, tighten=not selectors, cardinality=opts["cardinality"] != "order")

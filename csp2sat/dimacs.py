@@ -67,6 +67,12 @@ def build_map(compiled: Any, model: Any, source_path: str, source_text: str) -> 
     """The decoding map of a compiled model (JSON-ready; see the module docstring)."""
     int_vars = []
     for var in model.int_vars.values():
+        log = compiled.log_bits(var.name)
+        if log is not None:
+            # A log-encoded variable (huge domain): its bits, not one literal per value.
+            lb, bits = log
+            int_vars.append({"name": var.name, "printed": not var.name.startswith("_"), "lb": lb, "bits": bits})
+            continue
         values = list(var.domain.values())
         int_vars.append(
             {
@@ -198,6 +204,9 @@ def decode_assignment(mapping: dict, true_vars: set[int]) -> dict[str, int | boo
     """Values of every variable of the map (bools under their `bool_key`), in definition order."""
     values: dict[str, int | bool] = {}
     for var in mapping["int_vars"]:
+        if "bits" in var:  # log encoding: binary digits above the lower bound
+            values[var["name"]] = var["lb"] + sum(1 << j for j, bit in enumerate(var["bits"]) if bit in true_vars)
+            continue
         # Order encoding: the value is the smallest a with x <= a true.
         vals = var["values"]
         values[var["name"]] = next((a for a, le in zip(vals, var["le"]) if _holds(le, true_vars)), vals[-1])

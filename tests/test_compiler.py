@@ -234,10 +234,12 @@ def test_zero_one_variable_is_one_boolean() -> None:
 
 def test_options_are_checked() -> None:
     model = csp2sat.parse("(int x 1 2)")
-    with pytest.raises(ValueError):
+    with pytest.raises(CspError) as bad_value:
         compile_model(model, options={"alldifferent": "magic"})
-    with pytest.raises(ValueError):
+    assert bad_value.value.exit == Exit.USAGE and "'magic'" in bad_value.value.message
+    with pytest.raises(CspError) as bad_key:
         compile_model(model, options={"nonsense": "amo"})
+    assert bad_key.value.exit == Exit.USAGE and "'nonsense'" in bad_key.value.message
 
 
 def test_unsupported_divisor_is_a_positioned_error() -> None:
