@@ -178,3 +178,23 @@ def test_bad_map_and_missing_files(tmp_path: Path, capsys: pytest.CaptureFixture
     assert status == Exit.SYNTAX and err.startswith(f"{bad}:3:1: error:")
     status, _, err = _command("decode", [str(tmp_path / "none.map"), str(out)], capsys)
     assert status == Exit.IO and "cannot read" in err
+
+
+def test_log_encoded_variables_round_trip_through_the_map(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """Huge domains are log-encoded; the map stores their bits and decode reads them back (PySAT as the external solver)."""
+    source = tmp_path / "big.csp"
+    source.write_text("(int x 0 1000000)\n(int y 0 1000000)\n(= (+ (* 3 x) (* 5 y)) 2999999)\n(> y 10)\n")
+    cnf, mapping = tmp_path / "big.cnf", tmp_path / "big.map"
+    status, _, err = _command("encode", [str(source), "-o", str(cnf), "--map", str(mapping)], capsys)
+    assert status == 0, err
+    entries = json.loads(mapping.read_text())["int_vars"]
+    assert all("bits" in entry and "values" not in entry for entry in entries)
+    with Solver(name="cadical195", bootstrap_with=CNF(from_file=str(cnf)).clauses) as sat:
+        assert sat.solve()
+        model_line = " ".join(str(lit) for lit in sat.get_model())
+    output = tmp_path / "solver.out"
+    output.write_text(f"s SATISFIABLE\nv {model_line} 0\n")
+    status, out, err = _command("decode", [str(mapping), str(output)], capsys)
+    assert status == 0, err
+    answer = {k: int(v) for k, v in _sugar_answer(out).items()}
+    assert 3 * answer["x"] + 5 * answer["y"] == 2999999 and answer["y"] > 10
