@@ -111,16 +111,22 @@ def increment_predicate(width: int) -> str:
     return f"(predicate (inc {' '.join(z + n)}) (and {' '.join(clauses)}))"
 
 
-def link_predicate(width: int) -> str:
+def link_predicate(width: int, plain_second: bool = False) -> str:
     """``(predicate (link E D GA GB A... B... OA... OB...) ...)``: the counting rule along loop edge E.
 
     A, B are the numbers of the edge's first and second node, OA, OB their
     outgoing numbers. D true: E is travelled from the first node to the second,
     so B = OA unless GB is false (B is the root); D false: A = OB unless GA is false.
+    With `plain_second` the second node does not count, its outgoing number is B
+    itself and the parameters OB are left out (every edge of a bipartite graph
+    is written so, from its counting end).
     """
     a, b, oa, ob = ([f"{x}{k}" for k in range(width)] for x in ("A", "B", "OA", "OB"))
+    if plain_second:
+        ob = b
     body = f"(or (= E 0) (and (or (! D) (! GB) {_equal(b, oa)}) (or D (! GA) {_equal(a, ob)})))"
-    return f"(predicate (link E D GA GB {' '.join(a + b + oa + ob)}) {body})"
+    params = a + b + oa + ([] if plain_second else ob)
+    return f"(predicate (link E D GA GB {' '.join(params)}) {body})"
 
 
 def degree_predicate(degree: int) -> str:
@@ -166,6 +172,7 @@ def single_loop(out: CspText, nodes: Sequence[Pos], edges: Sequence[Edge], certa
         incident[a].append((name, b))
         incident[b].append((name, a))
     counting = counting_nodes(nodes, incident)
+    bipartite = len(counting) < len(nodes)  # then every edge joins a counting node and a plain one
     width = register_width(len(counting))
 
     out.block(
@@ -203,15 +210,21 @@ def single_loop(out: CspText, nodes: Sequence[Pos], edges: Sequence[Edge], certa
         f"Loop: one circuit only (z_R_C_K: bit K of the {width}-bit number of node R,C, counted modulo {1 << width})",
         "the node a loop edge enters has the outgoing number of the node it leaves, except the root;",
         "a node's outgoing number is its number plus one at the counting nodes (those with n_R_C_K bits,",
-        ("every other node of the grid" if len(counting) < len(nodes) else "all nodes") + ") and its number elsewhere;",
+        ("every other node of the grid" if bipartite else "all nodes") + ") and its number elsewhere;",
         f"round a circuit that misses the root the number would grow by its count of counting nodes (< {1 << width}),",
         "so there is no such circuit",
         "(inc Z N): N = Z + 1 (n_R_C_K: bit K of node R,C's number plus one)",
-        "(link E D GA GB A B OA OB): if edge E is on, D says its direction and the node entered",
-        "(GA/GB true: it is not the root) has the other node's outgoing number (OA/OB)",
+        *(
+            ("(link E D GA GB A B OA): edge E from counting node A to the other node B; if E is on, D says",
+             "whether it is travelled from A to B, and the node entered (GA/GB true: it is not the root) has",
+             "the other's outgoing number (OA for A, B's own number for B)")
+            if bipartite else
+            ("(link E D GA GB A B OA OB): if edge E is on, D says its direction and the node entered",
+             "(GA/GB true: it is not the root) has the other node's outgoing number (OA/OB)")
+        ),
     )
     out.add(increment_predicate(width))
-    out.add(link_predicate(width))
+    out.add(link_predicate(width, plain_second=bipartite))
     outgoing: dict[Pos, list[str]] = {}
     for node in nodes:
         if incident[node]:
@@ -243,5 +256,8 @@ def single_loop(out: CspText, nodes: Sequence[Pos], edges: Sequence[Edge], certa
         out.add(previous)
     out.comment("the counting rule along every edge")
     for name, a, b in edges:
-        numbers = _bits("z", a, width) + _bits("z", b, width) + outgoing[a] + outgoing[b]
-        out.add(f"(link {name} d_{name} {guard[a]} {guard[b]} {' '.join(numbers)})")
+        direction = f"d_{name}"
+        if bipartite and a not in counting:
+            a, b, direction = b, a, f"(! d_{name})"
+        numbers = _bits("z", a, width) + _bits("z", b, width) + outgoing[a] + ([] if bipartite else outgoing[b])
+        out.add(f"(link {name} {direction} {guard[a]} {guard[b]} {' '.join(numbers)})")
