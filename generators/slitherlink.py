@@ -5,7 +5,10 @@ crossings; a clue is the number of the cell's four sides that the loop uses.
 
 Variables: ``h_R_C`` (0/1) is the horizontal edge above cell R,C (R = 0..rows),
 ``v_R_C`` (0/1) the vertical edge left of cell R,C (C = 0..cols); lattice point
-R,C is a loop node. The one-loop rules come from `generators.loopkit`.
+R,C is a loop node. The one-loop rules come from `generators.loopkit`; the
+implied inside/outside colouring of the cells (``in_R_C``, an edge is on
+exactly when the cells on its two sides differ) is added because it carries
+clue information across the board by unit propagation (30x25 solve 2-5x faster).
 Input: one character per cell (``0``-``3`` clue, ``.`` empty, ``?`` unknown
 clue, data/README.md), or whitespace-separated tokens as the seed loads with
 np.loadtxt (``-1``, ``-`` or ``.`` empty).
