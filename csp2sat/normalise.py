@@ -120,36 +120,29 @@ def _floor_div(a: int, b: int) -> int:
     return a // b
 
 
-def _mk_and(items: Iterable[NNF]) -> NNF:
+def _junction(op: str, unit: bool, items: Iterable[NNF]) -> NNF:
+    """``(op items...)`` simplified: `unit` items dropped, the absorbing constant short-cuts, nested `op` merged."""
     out: list[NNF] = []
     for item in items:
-        if item is True:
+        if item is unit:
             continue
-        if item is False:
-            return False
-        if isinstance(item, tuple) and item[0] == "and":
+        if item is (not unit):
+            return not unit
+        if isinstance(item, tuple) and item[0] == op:
             out.extend(item[1])
         else:
             out.append(item)
     if not out:
-        return True
-    return out[0] if len(out) == 1 else ("and", out)
+        return unit
+    return out[0] if len(out) == 1 else (op, out)
+
+
+def _mk_and(items: Iterable[NNF]) -> NNF:
+    return _junction("and", True, items)
 
 
 def _mk_or(items: Iterable[NNF]) -> NNF:
-    out: list[NNF] = []
-    for item in items:
-        if item is False:
-            continue
-        if item is True:
-            return True
-        if isinstance(item, tuple) and item[0] == "or":
-            out.extend(item[1])
-        else:
-            out.append(item)
-    if not out:
-        return False
-    return out[0] if len(out) == 1 else ("or", out)
+    return _junction("or", False, items)
 
 
 def _negate_lit(lit: NNF) -> NNF:
