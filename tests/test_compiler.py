@@ -271,7 +271,6 @@ def test_cnf_not_larger_than_sugars(name: str, limit: int) -> None:
     assert 0 < compiled.num_clauses <= limit
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("name,limit", sorted(SUGAR_SIZES_SLOW.items()))
 def test_cnf_not_larger_than_sugars_large(name: str, limit: int) -> None:
     compiled = compile_model(csp2sat.parse(str(CONFORMANCE / "sugar-examples" / name)))

@@ -242,10 +242,8 @@ def _puzzle_cases() -> list:
         if not hasattr(importlib.import_module(genre(index.parent.name).read.__module__), "puzzle_variables"):
             continue
         rows = [line.split("\t") for line in index.read_text().splitlines()[1:] if line.strip()]
-        for name, height, width, status, *_ in rows:
-            small = int(height) * int(width) <= 100
-            marks = () if small else (pytest.mark.slow,)
-            cases.append(pytest.param(index.parent.name, name, status, marks=marks, id=f"{index.parent.name}/{name}"))
+        for name, _height, _width, status, *_ in rows:
+            cases.append(pytest.param(index.parent.name, name, status, id=f"{index.parent.name}/{name}"))
     return cases
 
 

@@ -1,5 +1,5 @@
 """Pentomino box packing: pieces, box reader, generated CSP (checked against known packings), renderers,
-and (slow) every data/pentomino box packed end to end."""
+and every data/pentomino box packed end to end."""
 
 from __future__ import annotations
 
@@ -144,7 +144,6 @@ def test_registered_under_its_name():
     assert genre("pentomino").generate is pentomino.generate
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("name", BOXES)
 def test_every_box_gets_a_packing(name):
     box = pentomino.read(puzzle_text("pentomino", name))

@@ -98,12 +98,7 @@ def test_decoder_reads_a_sugar_log_and_reports_missing_variables() -> None:
         S.decode(p, read_log("s SATISFIABLE\na h_0_0\t1\na h_1_0\t1\na v_0_0\t1\na\n"))
 
 
-def slow_if_large(name: str) -> object:
-    p = S.read(puzzle_text(DIR, name))
-    return pytest.param(name, marks=pytest.mark.slow) if p.rows * p.cols > 150 else name
-
-
-@pytest.mark.parametrize("name", [slow_if_large(n) for n in instances(DIR)])
+@pytest.mark.parametrize("name", instances(DIR))
 def test_every_instance_is_solved_with_the_recorded_answer_and_uniqueness(name: str) -> None:
     p = S.read(puzzle_text(DIR, name))
     run = solve_puzzle(S.GENRE, p, unique=True)
