@@ -168,6 +168,16 @@ def exclude(p: Hashi, s: dict[Bridge, int]) -> str:
     return f"(or {' '.join(f'(!= (abs {b.var}) {s.get(b, 0)})' for b in p.bridges)})"
 
 
+def fact_view(p: Hashi) -> tuple[str, list[str]]:
+    """Bridge counts for forced-value queries: extra Sugar lines defining ``_n_<bridge>`` = |bridge|, and their names.
+
+    The bridge variables also carry a direction (for connectivity), which differs
+    between solutions even when the bridges themselves do not.
+    """
+    lines = [f"(int _n_{b.var} 0 2)\n(= _n_{b.var} (abs {b.var}))" for b in p.bridges]
+    return "\n".join(lines) + "\n", [f"_n_{b.var}" for b in p.bridges]
+
+
 def _cells(p: Hashi, s: dict[Bridge, int]) -> dict[Pos, tuple[bool, int]]:
     # Water cells under a bridge: position -> (horizontal?, count).
     covered = {}

@@ -7,7 +7,15 @@ those are the variables the genre's decoder reads (recorded while it reads
 them), so two solutions that differ only in auxiliary numbering (``z``, ``p``,
 ...) are the same answer. A genre whose puzzle variables carry more than the
 answer (Hashiwokakero's bridge directions) defines ``exclude(puzzle, solution)``
-in its module: a Sugar constraint that excludes the answer, solved afresh.
+in its module: a Sugar constraint that excludes the answer, solved afresh; and
+``fact_view(puzzle)``: extra Sugar lines defining the variables that carry the
+answer, and their names, for forced-value queries.
+
+Facts (``facts=True``): for each puzzle variable, the value it takes in every
+solution, or None where solutions differ (`csp2sat.enumerate`'s refutation
+loop over the same puzzle variables): the cells the clues force.
+
+Every answer is checked by the independent evaluator before it is decoded.
 """
 
 from __future__ import annotations
@@ -19,7 +27,7 @@ from typing import Any, Iterator, Mapping
 
 from generators.base import Genre, PuzzleError
 
-from csp2sat.solver import DEFAULT_SOLVER
+from csp2sat.solver import DEFAULT_SOLVER, verify_answer
 
 
 class RecordingValues(Mapping[str, "int | bool"]):
@@ -49,27 +57,31 @@ class PuzzleRun:
     solution: Any = None
     values: dict[str, "int | bool"] | None = None
     unique: bool | None = None  # None: not asked (or no solution)
+    facts: dict[str, "int | bool | None"] | None = None  # None: not asked (or no solution)
     times: dict[str, float] = field(default_factory=dict)
     stats: dict[str, int] = field(default_factory=dict)
 
 
 def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = DEFAULT_SOLVER,
-                 file: str = "<puzzle>") -> PuzzleRun:
+                 file: str = "<puzzle>", facts: bool = False) -> PuzzleRun:
     """Generate the CSP of `puzzle`, solve it and decode the answer; with `unique`, look for a second answer.
 
-    Times (seconds) are recorded under ``generate``, ``compile`` (parse, check
-    and compile to CNF), ``solve`` and ``unique``.
+    With `facts`, also find which puzzle variables every solution agrees on
+    (`PuzzleRun.facts`). Times (seconds) are recorded under ``generate``,
+    ``compile`` (parse, check and compile to CNF), ``solve``, ``unique`` and ``facts``.
     """
     from pysat.solvers import Solver
 
     from csp2sat.checker import check
     from csp2sat.compiler import compile_model
+    from csp2sat.enumerate import open_space
     from csp2sat.parser import parse_text
 
     t0 = time.perf_counter()
     csp = genre.generate(puzzle)
     t1 = time.perf_counter()
-    compiled = compile_model(check(parse_text(csp, file=file)))
+    model = check(parse_text(csp, file=file))
+    compiled = compile_model(model)
     t2 = time.perf_counter()
     run = PuzzleRun(csp, times={"generate": t1 - t0, "compile": t2 - t1})
     run.stats = {"cnf_vars": compiled.num_vars, "cnf_clauses": compiled.num_clauses}
@@ -81,6 +93,7 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
         if not found:
             return run
         run.values = compiled.decode(sat.get_model())
+        verify_answer(model, run.values)
         recorder = RecordingValues(run.values)
         try:
             run.solution = genre.decode(puzzle, recorder)
@@ -96,4 +109,15 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
                 with Solver(name=solver, bootstrap_with=other.clauses()) as second:
                     run.unique = not second.solve()
             run.times["unique"] = time.perf_counter() - t3
+    if facts:
+        t4 = time.perf_counter()
+        names = list(recorder.used)
+        view = getattr(importlib.import_module(genre.generate.__module__), "fact_view", None)
+        if view is not None:  # the genre's puzzle meaning lives in extra, derived variables
+            extra, names = view(puzzle)
+            model = check(parse_text(csp + extra, file=file))
+            compiled = compile_model(model)
+        with open_space(compiled, model, solver, names=names) as space:
+            run.facts = space.facts()
+        run.times["facts"] = time.perf_counter() - t4
     return run

@@ -60,3 +60,30 @@ def test_errors_are_positioned_with_distinct_statuses(tmp_path: Path, capsys, ar
     names = {"bad": str(bad), "missing": str(tmp_path / "missing.txt")}
     assert cli.main([a.format(**names) for a in argv_tail]) == status
     assert message.format(**names) in capsys.readouterr().err
+
+
+def test_puzzle_facts_on_unique_boards_force_everything(capsys) -> None:
+    # The Hashi seed board is unique although its bridge variables' directions are not forced.
+    assert cli.main(["puzzle", "hashi", SEED, "--facts"]) == 0
+    err = capsys.readouterr().err
+    assert "the clues force 21 of 21 puzzle variables" in err and "NOT FORCED" not in err
+
+
+def test_puzzle_facts_agree_with_all_solutions() -> None:
+    """On a board with several solutions, a variable is forced exactly when every solution agrees on it."""
+    from csp2sat import parse
+    from csp2sat.compiler import compile_model
+    from csp2sat.enumerate import open_space
+    from generators.base import genre
+    from generators.run import solve_puzzle
+
+    kind = genre("nurikabe")
+    puzzle = kind.read((DATA / "nurikabe" / "cspuz_6x6_multi.txt").read_text())
+    facts = solve_puzzle(kind, puzzle, facts=True).facts
+    model = parse(kind.generate(puzzle))
+    with open_space(compile_model(model), model, names=list(facts)) as space:
+        answers = list(space.solutions())
+    assert len(answers) > 1
+    expected = {name: answers[0][name] if all(a[name] == answers[0][name] for a in answers) else None for name in facts}
+    assert facts == expected
+    assert any(value is None for value in facts.values()) and any(value is not None for value in facts.values())
