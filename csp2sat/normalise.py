@@ -63,6 +63,9 @@ class Linear:
 
 # A literal: a Boolean literal (±(index+1)) or a Linear comparison.
 Lit = Union[int, Linear]
+# A literal of a predicate-call template: ±(argument position+1) for a Boolean
+# argument, or (coefs, argument positions, c) for a Linear comparison.
+CallLit = Union[int, tuple]
 # Formulas in negation normal form: True/False, a literal, ("and", [...]) or ("or", [...]).
 NNF = Union[bool, int, Linear, tuple]
 
@@ -182,6 +185,9 @@ class Normaliser:
         self._var_cache: dict[tuple, int] = {}
         self._named: dict[int, tuple[Node, NNF]] = {}
         self._split_cache: dict[tuple, int] = {}
+        # Clauses of top-level predicate calls, per (predicate, argument shape); False: not reusable.
+        self._call_templates: dict[tuple, "list[list[CallLit]] | bool"] = {}
+        self._closed: dict[str, bool] = {}
         # Inside an inlined predicate: parameter -> (argument node, the binding the argument is read in).
         self._binding: Binding | None = None
         self._depth = 0
@@ -686,10 +692,115 @@ class Normaliser:
             if f.op == "alldifferent":
                 self._alldifferent(f, i)
                 continue
-            self.emit(self.formula(f, True), i)
+            if f.op == "pcall":
+                self._emit_call(f, i)
+            else:
+                self.emit(self.formula(f, True), i)
         if self.tighten:
             self._propagate_bounds()
         return self.csp
+
+    def _emit_call(self, node: Node, origin: int) -> None:
+        """A top-level predicate call, from a clause template when the same call shape was seen before.
+
+        Generated files call a few predicates thousands of times with different
+        variables of the same domains (Slitherlink: ~6000 calls of 9 predicates);
+        normalising each body anew was most of this stage's time. The clauses of
+        a call depend only on the predicate, on which arguments are constants and
+        on the domains and coincidences of the variable arguments, so the clauses
+        of the first call, with variables replaced by argument positions, serve
+        every later call of that shape.
+        """
+        shape, vals = self._call_shape(node)
+        key = (node.value, shape)
+        template = self._call_templates.get(key) if shape is not None else False
+        if template is None:
+            start, ints, bools = len(self.csp.clauses), self.csp.num_ints, self.csp.num_bools
+            self.emit(self.formula(node, True), origin)
+            fresh = self.csp.num_ints != ints or self.csp.num_bools != bools
+            self._call_templates[key] = False if fresh else self._make_template(start, shape, vals, origin)
+            return
+        if template is False:
+            self.emit(self.formula(node, True), origin)
+            return
+        clauses, origins = self.csp.clauses, self.csp.origins
+        for tc in template:
+            clause: list[Lit] = []
+            for t in tc:
+                if t.__class__ is int:
+                    clause.append(vals[t - 1] if t > 0 else -vals[-t - 1])
+                else:
+                    clause.append(Linear(t[0], tuple([vals[p] for p in t[1]]), t[2]))
+            clauses.append(clause)
+            origins.append(origin)
+
+    def _call_shape(self, node: Node) -> "tuple[tuple | None, list[int]]":
+        """The shape of a call's arguments (None when no template applies) and their values.
+
+        The value of a Boolean argument is its literal (``(! b)`` included), that of an
+        integer variable its index, that of a constant -1 (constants are in the shape).
+        """
+        if not self._is_closed(node.value):
+            return None, []
+        shape: list[tuple] = []
+        vals: list[int] = []
+        first: dict[tuple[str, int], int] = {}
+        for p, arg in enumerate(node.args):
+            op = arg.op
+            sign = 1
+            if op == "not" and arg.args[0].op == "bvar":
+                arg, op, sign = arg.args[0], "bvar", -1
+            if op == "bvar" or op == "ivar":
+                v = self.bool_index[arg.value] if op == "bvar" else self.int_index[arg.value]
+                # Two parameters bound to one variable normalise differently: the coincidence is part of the shape.
+                at = first.setdefault((op, v), p)
+                shape.append((op, at, self.csp.int_domains[v]) if op == "ivar" else (op, at, sign))
+                vals.append(v if op == "ivar" else sign * (v + 1))
+            elif op in ("const", "true", "false"):
+                shape.append((op, arg.value))
+                vals.append(-1)
+            else:
+                return None, []
+        return tuple(shape), vals
+
+    def _make_template(self, start: int, shape: tuple, vals: list[int], origin: int) -> "list[list[CallLit]] | bool":
+        """The clauses emitted since `start` with argument variables replaced by their positions (False if impossible)."""
+        bool_pos: dict[int, tuple[int, int]] = {}  # Boolean variable -> (position, sign of the argument)
+        int_pos: dict[int, int] = {}
+        for p, (kind, v) in enumerate(zip(shape, vals)):
+            if kind[0] == "bvar":
+                bool_pos.setdefault(abs(v) - 1, (p, 1 if v > 0 else -1))
+            elif kind[0] == "ivar":
+                int_pos.setdefault(v, p)
+        template: list[list[CallLit]] = []
+        for clause, o in zip(self.csp.clauses[start:], self.csp.origins[start:]):
+            if o != origin:
+                return False
+            tc: list[CallLit] = []
+            for lit in clause:
+                if isinstance(lit, Linear):
+                    pos = [int_pos.get(v) for v in lit.vars]
+                    if None in pos:  # a variable of an earlier auxiliary (a shared split, say)
+                        return False
+                    tc.append((lit.coefs, tuple(pos), lit.c))
+                else:
+                    at = bool_pos.get(abs(lit) - 1)
+                    if at is None:
+                        return False
+                    p, sign = at
+                    tc.append((p + 1) * sign * (1 if lit > 0 else -1))
+            template.append(tc)
+        return template
+
+    def _is_closed(self, name: str) -> bool:
+        """True when predicate `name` (and every predicate it calls) uses no variable except its parameters."""
+        closed = self._closed.get(name)
+        if closed is None:
+            self._closed[name] = False  # a recursive call is not closed until proven so
+            closed = all(n.op not in ("ivar", "bvar") and (n.op != "pcall" or self._is_closed(n.value))
+                         for n in self.model.predicates[name].body.walk())
+            self._closed[name] = closed
+        return closed
 
     def _propagate_bounds(self) -> None:
         """Shrink domains by bounds reasoning on the unit linear clauses, to a fixpoint.
