@@ -66,6 +66,8 @@ Lit = Union[int, Linear]
 # A literal of a predicate-call template: ±(argument position+1) for a Boolean
 # argument, or (coefs, argument positions, c) for a Linear comparison.
 CallLit = Union[int, tuple]
+# The clauses of a predicate call: its distinct literals, and each clause as indices into them.
+CallTemplate = tuple[list[CallLit], list[tuple[int, ...]]]
 # Formulas in negation normal form: True/False, a literal, ("and", [...]) or ("or", [...]).
 NNF = Union[bool, int, Linear, tuple]
 
@@ -186,7 +188,7 @@ class Normaliser:
         self._named: dict[int, tuple[Node, NNF]] = {}
         self._split_cache: dict[tuple, int] = {}
         # Clauses of top-level predicate calls, per (predicate, argument shape); False: not reusable.
-        self._call_templates: dict[tuple, "list[list[CallLit]] | bool"] = {}
+        self._call_templates: dict[tuple, "CallTemplate | bool"] = {}
         self._closed: dict[str, bool] = {}
         # Inside an inlined predicate: parameter -> (argument node, the binding the argument is read in).
         self._binding: Binding | None = None
@@ -723,16 +725,13 @@ class Normaliser:
         if template is False:
             self.emit(self.formula(node, True), origin)
             return
-        clauses, origins = self.csp.clauses, self.csp.origins
-        for tc in template:
-            clause: list[Lit] = []
-            for t in tc:
-                if t.__class__ is int:
-                    clause.append(vals[t - 1] if t > 0 else -vals[-t - 1])
-                else:
-                    clause.append(Linear(t[0], tuple([vals[p] for p in t[1]]), t[2]))
-            clauses.append(clause)
-            origins.append(origin)
+        # Each distinct literal is built once per call; the clauses pick theirs by index (Linear is never mutated).
+        slots, picks = template
+        lits = [(vals[t - 1] if t > 0 else -vals[-t - 1]) if t.__class__ is int
+                else Linear(t[0], tuple([vals[p] for p in t[1]]), t[2]) for t in slots]
+        pick = lits.__getitem__
+        self.csp.clauses.extend([list(map(pick, idx)) for idx in picks])
+        self.csp.origins.extend([origin] * len(picks))
 
     def _call_shape(self, node: Node) -> "tuple[tuple | None, list[int]]":
         """The shape of a call's arguments (None when no template applies) and their values.
@@ -763,7 +762,7 @@ class Normaliser:
                 return None, []
         return tuple(shape), vals
 
-    def _make_template(self, start: int, shape: tuple, vals: list[int], origin: int) -> "list[list[CallLit]] | bool":
+    def _make_template(self, start: int, shape: tuple, vals: list[int], origin: int) -> "CallTemplate | bool":
         """The clauses emitted since `start` with argument variables replaced by their positions (False if impossible)."""
         bool_pos: dict[int, tuple[int, int]] = {}  # Boolean variable -> (position, sign of the argument)
         int_pos: dict[int, int] = {}
@@ -772,25 +771,32 @@ class Normaliser:
                 bool_pos.setdefault(abs(v) - 1, (p, 1 if v > 0 else -1))
             elif kind[0] == "ivar":
                 int_pos.setdefault(v, p)
-        template: list[list[CallLit]] = []
+        slots: list[CallLit] = []
+        slot_of: dict[CallLit, int] = {}
+        picks: list[tuple[int, ...]] = []
         for clause, o in zip(self.csp.clauses[start:], self.csp.origins[start:]):
             if o != origin:
                 return False
-            tc: list[CallLit] = []
+            idx: list[int] = []
             for lit in clause:
+                t: CallLit
                 if isinstance(lit, Linear):
                     pos = [int_pos.get(v) for v in lit.vars]
                     if None in pos:  # a variable of an earlier auxiliary (a shared split, say)
                         return False
-                    tc.append((lit.coefs, tuple(pos), lit.c))
+                    t = (lit.coefs, tuple(pos), lit.c)
                 else:
                     at = bool_pos.get(abs(lit) - 1)
                     if at is None:
                         return False
                     p, sign = at
-                    tc.append((p + 1) * sign * (1 if lit > 0 else -1))
-            template.append(tc)
-        return template
+                    t = (p + 1) * sign * (1 if lit > 0 else -1)
+                if t not in slot_of:
+                    slot_of[t] = len(slots)
+                    slots.append(t)
+                idx.append(slot_of[t])
+            picks.append(tuple(idx))
+        return slots, picks
 
     def _is_closed(self, name: str) -> bool:
         """True when predicate `name` (and every predicate it calls) uses no variable except its parameters."""
