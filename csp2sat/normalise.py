@@ -29,6 +29,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Union
 
+from csp2sat._gc import gc_paused
 from csp2sat.diagnostics import CspError, Exit
 from csp2sat.syntax import Domain, Model, Node
 
@@ -1114,4 +1115,7 @@ def normalise(model: Model, tighten: bool = True, cardinality: bool = False) -> 
     cardinality encoder) instead of splitting them into sums of three terms.
     Raises `CspError` for constructs that cannot be translated.
     """
-    return Normaliser(model, tighten, cardinality).run()
+    # The clauses are 100,000s of small acyclic lists and literals that all live on:
+    # automatic cycle collections would only rescan the growing heap.
+    with gc_paused():
+        return Normaliser(model, tighten, cardinality).run()
