@@ -249,6 +249,11 @@ class _Evaluator:
             name: (rel.supports, frozenset(t[: rel.arity] for t in rel.tuples))
             for name, rel in model.relations.items()
         }
+        # A predicate's value depends only on its argument values (and on model
+        # variables, fixed during one evaluation), and generated puzzle files
+        # call a few predicates many thousands of times with few distinct
+        # arguments. Types are part of the key because True == 1 in Python.
+        self.calls: dict[tuple, Value] = {}
 
     def _leaf(self, node: Node, env: Env) -> Value:
         op = node.op
@@ -271,11 +276,11 @@ class _Evaluator:
         # values on top of `results`; a predicate call's frame is replaced by
         # its body in the callee's environment, whose value becomes the call's.
         stack: list[tuple[Node, Env, bool]] = [(root, env or {}, False)]
-        depth_marks: list[int] = []
+        depth_marks: list[tuple] = []  # the cache key of every predicate call under way
         while stack:
             node, frame_env, expanded = stack.pop()
             if node.op == "_ret":
-                depth_marks.pop()
+                self.calls[depth_marks.pop()] = results[-1]
                 continue
             if not expanded:
                 if node.args:
@@ -299,10 +304,14 @@ class _Evaluator:
         args: tuple,
         stack: list[tuple[Node, Env, bool]],
         results: list[Value],
-        depth_marks: list[int],
+        depth_marks: list[tuple],
     ) -> None:
         op = node.op
         if op == "pcall":
+            key = (node.value, args, tuple(map(type, args)))
+            if key in self.calls:
+                results.append(self.calls[key])
+                return
             pred = self.model.predicates.get(node.value)  # type: ignore[arg-type]
             if pred is None:
                 raise CspError(f"undefined predicate {node.value}", node.line, node.col, exit=Exit.INTERNAL)
@@ -313,8 +322,8 @@ class _Evaluator:
                     node.col,
                     exit=Exit.LIMIT,
                 )
-            depth_marks.append(1)
-            # The marker frame runs after the body and closes this call's depth.
+            depth_marks.append(key)
+            # The marker frame runs after the body: it records the value and closes this call's depth.
             stack.append((_RETURN, {}, False))
             stack.append((pred.body, dict(zip(pred.params, args)), False))
             return
