@@ -254,6 +254,7 @@ class _Evaluator:
         # call a few predicates many thousands of times with few distinct
         # arguments. Types are part of the key because True == 1 in Python.
         self.calls: dict[tuple, Value] = {}
+        self.bool_keys = {name: model.bool_key(name) for name in model.bool_vars}
 
     def _leaf(self, node: Node, env: Env) -> Value:
         op = node.op
@@ -262,7 +263,8 @@ class _Evaluator:
         if op == "ivar":
             return self.values[node.value]  # type: ignore[index]
         if op == "bvar":
-            return self.values[self.model.bool_key(node.value)]  # type: ignore[arg-type]
+            key = self.bool_keys.get(node.value)  # type: ignore[arg-type]
+            return self.values[key if key is not None else self.model.bool_key(node.value)]  # type: ignore[arg-type]
         if op == "param":
             return env[node.value]  # type: ignore[index]
         raise CspError(
@@ -283,7 +285,12 @@ class _Evaluator:
                 self.calls[depth_marks.pop()] = results[-1]
                 continue
             if not expanded:
-                if node.args:
+                if node.args and all(arg.op in _LEAVES for arg in node.args):
+                    # Most nodes of generated files apply an operator to variables and
+                    # constants: evaluate those leaves in place, without stack frames.
+                    leaf = self._leaf
+                    self._combine(node, tuple(leaf(arg, frame_env) for arg in node.args), stack, results, depth_marks)
+                elif node.args:
                     stack.append((node, frame_env, True))
                     for arg in reversed(node.args):
                         stack.append((arg, frame_env, False))
@@ -338,6 +345,7 @@ class _Evaluator:
 
 
 _RETURN = Node("_ret")
+_LEAVES = frozenset({"const", "ivar", "bvar", "param"})
 
 
 # ---------------------------------------------------------------- public API
