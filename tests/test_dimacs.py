@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 import subprocess
@@ -13,6 +12,7 @@ from pysat.formula import CNF
 from pysat.solvers import Solver
 
 from csp2sat.diagnostics import CspError, Exit
+from tests.cli_support import run_cli
 from csp2sat.dimacs import decode_assignment, printed_answer, read_solver_output
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,21 +79,6 @@ def test_decode_assignment_reads_order_literals() -> None:
 # ---------------------------------------------------------------- commands
 
 
-def _command(module_name: str, argv: list[str], capsys: pytest.CaptureFixture) -> tuple[int, str, str]:
-    """Run one command module like the CLI does; returns (status, stdout, stderr)."""
-    module = __import__(f"csp2sat.commands.{module_name}", fromlist=["run"])
-    parser = argparse.ArgumentParser()
-    module.add_arguments(parser)
-    try:
-        status = module.run(parser.parse_args(argv))
-    except CspError as err:
-        print(str(err), file=__import__("sys").stderr)
-        status = err.exit
-    captured = capsys.readouterr()
-    return int(status), captured.out, captured.err
-
-
-
 def _sugar_answer(out: str) -> dict[str, str]:
     return dict(line[2:].split("\t") for line in out.splitlines() if line.startswith("a "))
 
@@ -116,11 +101,11 @@ def test_round_trip_through_minisat(
     source = tmp_path / name
     shutil.copy(CONFORMANCE / folder / name, source)
     cnf, map_file, result = tmp_path / "p.cnf", tmp_path / "p.map", tmp_path / "p.out"
-    status, _, err = _command("encode", [str(source), "-o", str(cnf), "--map", str(map_file)], capsys)
+    status, _, err = run_cli(capsys, "encode", str(source), "-o", str(cnf), "--map", str(map_file))
     assert status == 0, err
     assert cnf.read_text().splitlines()[2].startswith("p cnf ")
     subprocess.run(["minisat", "-verb=0", str(cnf), str(result)], capture_output=True, timeout=60)
-    status, out, err = _command("decode", [str(map_file), str(result)], capsys)
+    status, out, err = run_cli(capsys, "decode", str(map_file), str(result))
     assert status == 0, err
     assert err == ""  # verified against the unchanged source: no warning
     if folder == "quirks":  # informative: the project may deliberately answer differently from Sugar
@@ -139,20 +124,20 @@ def test_decode_warns_when_the_source_changed_or_vanished(tmp_path: Path, capsys
     source = tmp_path / "m.csp"
     source.write_text("(int x 1 3)\n(bool p)\n(= x 2)\n(or p (> x 5))\n")
     cnf, map_file = tmp_path / "m.cnf", tmp_path / "m.map"
-    assert _command("encode", [str(source), "-o", str(cnf), "--map", str(map_file)], capsys)[0] == 0
+    assert run_cli(capsys, "encode", str(source), "-o", str(cnf), "--map", str(map_file))[0] == 0
     with Solver(bootstrap_with=CNF(from_file=str(cnf)).clauses) as sat:
         assert sat.solve()
         model = sat.get_model()
     answer = tmp_path / "m.out"
     answer.write_text("s SATISFIABLE\nv " + " ".join(map(str, model)) + " 0\n")
-    status, out, err = _command("decode", [str(map_file), str(answer)], capsys)
+    status, out, err = run_cli(capsys, "decode", str(map_file), str(answer))
     assert (status, err) == (0, "")
     assert out == "s SATISFIABLE\na x\t2\na p\ttrue\na\n"
     source.write_text("(int x 1 3)\n(bool p)\n(= x 3)\n")
-    status, out, err = _command("decode", [str(map_file), str(answer)], capsys)
+    status, out, err = run_cli(capsys, "decode", str(map_file), str(answer))
     assert status == 0 and "changed since it was encoded" in err
     source.unlink()
-    status, out, err = _command("decode", [str(map_file), str(answer)], capsys)
+    status, out, err = run_cli(capsys, "decode", str(map_file), str(answer))
     assert status == 0 and "cannot be read" in err
 
 
@@ -160,11 +145,11 @@ def test_decode_rejects_a_wrong_answer(tmp_path: Path, capsys: pytest.CaptureFix
     source = tmp_path / "m.csp"
     source.write_text("(int x 1 3)\n(int y 1 3)\n(!= x y)\n")
     cnf, map_file = tmp_path / "m.cnf", tmp_path / "m.map"
-    assert _command("encode", [str(source), "-o", str(cnf), "--map", str(map_file)], capsys)[0] == 0
+    assert run_cli(capsys, "encode", str(source), "-o", str(cnf), "--map", str(map_file))[0] == 0
     answer = tmp_path / "m.out"
     nvars = json.loads(map_file.read_text())["cnf"]["vars"]
     answer.write_text("SAT\n" + " ".join(str(v) for v in range(1, nvars + 1)) + " 0\n")  # all true: x = y = 1
-    status, out, err = _command("decode", [str(map_file), str(answer)], capsys)
+    status, out, err = run_cli(capsys, "decode", str(map_file), str(answer))
     assert status == Exit.VERIFY and out == ""
     assert "fails the check" in err
 
@@ -174,9 +159,9 @@ def test_bad_map_and_missing_files(tmp_path: Path, capsys: pytest.CaptureFixture
     bad.write_text("{\n  \"format\": \n")
     out = tmp_path / "o.txt"
     out.write_text("UNSAT\n")
-    status, _, err = _command("decode", [str(bad), str(out)], capsys)
+    status, _, err = run_cli(capsys, "decode", str(bad), str(out))
     assert status == Exit.SYNTAX and err.startswith(f"{bad}:3:1: error:")
-    status, _, err = _command("decode", [str(tmp_path / "none.map"), str(out)], capsys)
+    status, _, err = run_cli(capsys, "decode", str(tmp_path / "none.map"), str(out))
     assert status == Exit.IO and "cannot read" in err
 
 
@@ -185,7 +170,7 @@ def test_log_encoded_variables_round_trip_through_the_map(tmp_path: Path, capsys
     source = tmp_path / "big.csp"
     source.write_text("(int x 0 1000000)\n(int y 0 1000000)\n(= (+ (* 3 x) (* 5 y)) 2999999)\n(> y 10)\n")
     cnf, mapping = tmp_path / "big.cnf", tmp_path / "big.map"
-    status, _, err = _command("encode", [str(source), "-o", str(cnf), "--map", str(mapping)], capsys)
+    status, _, err = run_cli(capsys, "encode", str(source), "-o", str(cnf), "--map", str(mapping))
     assert status == 0, err
     entries = json.loads(mapping.read_text())["int_vars"]
     assert all("bits" in entry and "values" not in entry for entry in entries)
@@ -194,7 +179,7 @@ def test_log_encoded_variables_round_trip_through_the_map(tmp_path: Path, capsys
         model_line = " ".join(str(lit) for lit in sat.get_model())
     output = tmp_path / "solver.out"
     output.write_text(f"s SATISFIABLE\nv {model_line} 0\n")
-    status, out, err = _command("decode", [str(mapping), str(output)], capsys)
+    status, out, err = run_cli(capsys, "decode", str(mapping), str(output))
     assert status == 0, err
     answer = {k: int(v) for k, v in _sugar_answer(out).items()}
     assert 3 * answer["x"] + 5 * answer["y"] == 2999999 and answer["y"] > 10

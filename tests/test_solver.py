@@ -8,17 +8,11 @@ from pathlib import Path
 import pytest
 
 import csp2sat
-from csp2sat.cli import main
+from tests.cli_support import run_cli
 from csp2sat.diagnostics import CspError, Exit
 from csp2sat.solver import OPTIMUM, SATISFIABLE, UNKNOWN, UNSATISFIABLE, Search, solve
 
 CONFORMANCE = Path(__file__).parent / "conformance"
-
-
-def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
 
 
 def sugar_output_cases():
