@@ -22,6 +22,8 @@ Output (answers in Sugar's ``a NAME<TAB>VALUE`` ... ``a`` blocks):
 from __future__ import annotations
 
 import argparse
+import sys
+import time
 from typing import TYPE_CHECKING, Any, TextIO
 
 from csp2sat import output
@@ -128,6 +130,22 @@ def _run_facts(printer: _Printer, space: SolutionSpace, out: TextIO) -> None:
         out.write(f"c FACT {name}\t{'?' if value is None else format_value(value)}\n")
 
 
+def _count_with_progress(space: "SolutionSpace", every: float = 1.0) -> int:
+    """Count the answers; on a terminal, show the count so far on stderr (long counts take minutes)."""
+    show = sys.stderr.isatty()
+    count = 0
+    shown_at = time.monotonic()
+    for _ in space.solutions():
+        count += 1
+        if show and time.monotonic() - shown_at >= every:
+            sys.stderr.write(f"\rc {count} solutions so far ...")
+            sys.stderr.flush()
+            shown_at = time.monotonic()
+    if show and count:
+        sys.stderr.write("\r\033[K")  # clear the progress line
+    return count
+
+
 def run(args: argparse.Namespace, model: Any, compiled: Any, solver_name: str, out: TextIO) -> int | None:
     """Run the requested mode on a compiled model and return the exit status; None when no mode was requested."""
     if not requested(args):
@@ -137,7 +155,7 @@ def run(args: argparse.Namespace, model: Any, compiled: Any, solver_name: str, o
     with open_space(compiled, model, solver_name, verify=getattr(args, "verify", True)) as space:
         printer = _Printer(model, space, out)
         if args.count:
-            out.write(f"c SOLUTIONS {space.count()}\n")
+            out.write(f"c SOLUTIONS {_count_with_progress(space)}\n")
         elif args.unique:
             _run_unique(printer, space, out)
         elif args.facts:
