@@ -30,6 +30,11 @@ examples:
   csp2sat solve -v --timeout 60 jss-ft10.csp      stage timings and CNF size on stderr
   csp2sat solve --solver glucose4 golombRuler-8.csp
   csp2sat solve - < model.csp                     read the problem from standard input
+  csp2sat solve --unique puzzle.csp               is the solution unique? (c UNIQUE / c MULTIPLE)
+  csp2sat solve --facts puzzle.csp                which values hold in every solution
+  csp2sat solve --count csp/pentomino/box_3x20.csp
+
+see also: csp2sat explain (why a file is unsatisfiable), csp2sat encode/decode (DIMACS)
 """
 
 
