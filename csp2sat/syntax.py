@@ -372,6 +372,14 @@ class Model:
     objective: Objective | None = None
     warnings: list = field(default_factory=list)  # list[Diagnostic]
 
+    def __repr__(self) -> str:
+        # A summary: the full dictionaries of a generated puzzle would flood a notebook.
+        objective = f", {self.objective.sense} {self.objective.var}" if self.objective else ""
+        return (
+            f"Model({self.file!r}: {len(self.int_vars)} int, {len(self.bool_vars)} bool, "
+            f"{len(self.constraints)} constraints{objective})"
+        )
+
     def bool_key(self, name: str) -> str:
         """The key of Boolean variable `name` in a flat name -> value mapping.
 
