@@ -181,10 +181,19 @@ def main() -> int:
         row = run_one(name, kind, path, args)
         rows.append(row)
         print(f"{name}: {row.get('status')} {row.get('total_s', 0):.2f} s", file=sys.stderr, flush=True)
-    Path(args.output).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.output).write_text(json.dumps({"options": options, "solver": args.solver, "rows": rows}, indent=1) + "\n",
-                                 encoding="utf-8")
-    print(table(rows))
+    ran = rows
+    output = Path(args.output)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    if args.only and output.exists():
+        # A partial run updates its own rows and keeps the others, so that the file stays a full table.
+        previous = json.loads(output.read_text(encoding="utf-8"))
+        if previous.get("options") == options and previous.get("solver") == args.solver:
+            fresh = {row["name"]: row for row in rows}
+            kept = [fresh.pop(row["name"], row) for row in previous.get("rows", [])]
+            rows = kept + list(fresh.values())
+    output.write_text(json.dumps({"options": options, "solver": args.solver, "rows": rows}, indent=1) + "\n",
+                      encoding="utf-8")
+    print(table(ran))
     return 0
 
 
