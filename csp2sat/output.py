@@ -9,23 +9,33 @@ OPTIMUM FOUND`` / ``s UNSATISFIABLE`` / ``s UNKNOWN``. Names starting with
 
 from __future__ import annotations
 
-from typing import Mapping, TextIO, Union
+from typing import Iterable, Mapping, TextIO, Union
 
 from csp2sat.syntax import Model
 
 
-def answer_lines(model: Model, values: Mapping[str, Union[int, bool]]) -> list[str]:
-    """The ``a`` lines of one answer (the printed variables, then the lone ``a``)."""
-    lines = [f"a {var.name}\t{values[var.name]}" for var in model.printed_int_vars()]
-    for var in model.printed_bool_vars():
-        lines.append(f"a {var.name}\t{'true' if values[model.bool_key(var.name)] else 'false'}")
-    lines.append("a")
-    return lines
+def format_value(value: Union[int, bool]) -> str:
+    """A value as Sugar prints it: integers in decimal, Booleans as true/false."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def write_pairs(out: TextIO, pairs: Iterable[tuple[str, Union[int, bool]]]) -> None:
+    """One answer block from (name, value) pairs already in Sugar's order, then the lone ``a``."""
+    out.write("".join(f"a {name}\t{format_value(value)}\n" for name, value in pairs) + "a\n")
+
+
+def answer_pairs(model: Model, values: Mapping[str, Union[int, bool]]) -> list[tuple[str, Union[int, bool]]]:
+    """The printed variables of one answer as (name, value): ints in definition order, then bools."""
+    pairs: list[tuple[str, Union[int, bool]]] = [(var.name, values[var.name]) for var in model.printed_int_vars()]
+    pairs += [(var.name, values[model.bool_key(var.name)]) for var in model.printed_bool_vars()]
+    return pairs
 
 
 def write_answer(out: TextIO, model: Model, values: Mapping[str, Union[int, bool]]) -> None:
-    """Write one answer block to `out`."""
-    out.write("\n".join(answer_lines(model, values)) + "\n")
+    """Write one answer block of `model` to `out`."""
+    write_pairs(out, answer_pairs(model, values))
 
 
 def objective_line(objective_values: tuple[int, ...]) -> str:

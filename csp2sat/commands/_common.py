@@ -1,4 +1,4 @@
-"""Command-line helpers shared by the beyond-Sugar commands: reading sources and printing Sugar answers.
+"""Command-line helpers shared by the commands: reading sources (with positioned errors) and writing output files.
 
 Reading goes through the front end (`csp2sat.parser`, `csp2sat.checker`) with
 the file's real name, so every error is reported as ``FILE:LINE:COL``; a file
@@ -8,7 +8,7 @@ that cannot be read is a `CspError` with `Exit.IO`, never a traceback.
 from __future__ import annotations
 
 import sys
-from typing import Callable, Iterable, TextIO
+from typing import Callable, TextIO
 
 from csp2sat.diagnostics import CspError, Exit
 from csp2sat.syntax import Model
@@ -42,18 +42,6 @@ def read_model(path: str) -> tuple[Model, str]:
     """The checked model of the file `path` and its text."""
     text = read_text(path)
     return parse_model(text, path), text
-
-
-def format_value(value: int | bool) -> str:
-    """A value as Sugar prints it: integers in decimal, Booleans as true/false."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
-def write_answer(out: TextIO, pairs: Iterable[tuple[str, int | bool]]) -> None:
-    """One Sugar answer block: ``a NAME<TAB>VALUE`` lines and a lone ``a``."""
-    out.write("".join(f"a {name}\t{format_value(value)}\n" for name, value in pairs) + "a\n")
 
 
 def write_output(path: str, write: Callable[[TextIO], None]) -> None:

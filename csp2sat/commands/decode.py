@@ -10,7 +10,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from csp2sat.commands._common import parse_model, read_text, write_answer
+from csp2sat.commands._common import parse_model, read_text
+from csp2sat.output import write_pairs
 from csp2sat.diagnostics import CspError, Exit
 
 NAME = "decode"
@@ -72,5 +73,5 @@ def run(args: argparse.Namespace) -> int:
     values = decode_assignment(mapping, result.true_vars)
     _verify(mapping, values, args.map)  # before any output: a failed check prints no answer
     sys.stdout.write("s SATISFIABLE\n")
-    write_answer(sys.stdout, printed_answer(mapping, values))
+    write_pairs(sys.stdout, printed_answer(mapping, values))
     return Exit.OK

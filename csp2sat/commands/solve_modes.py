@@ -27,7 +27,6 @@ import time
 from typing import TYPE_CHECKING, Any, TextIO
 
 from csp2sat import output
-from csp2sat.commands._common import format_value
 from csp2sat.diagnostics import Exit
 
 if TYPE_CHECKING:  # the enumerator pulls in the compiler; import it only when a mode runs
@@ -127,7 +126,7 @@ def _run_facts(printer: _Printer, space: SolutionSpace, out: TextIO) -> None:
         return
     printer.header()
     for name, value in zip(printer.names, facts.values()):
-        out.write(f"c FACT {name}\t{'?' if value is None else format_value(value)}\n")
+        out.write(f"c FACT {name}\t{'?' if value is None else output.format_value(value)}\n")
 
 
 def _count_with_progress(space: "SolutionSpace", every: float = 1.0) -> int:
