@@ -65,7 +65,8 @@ def stats_lines(stats: Mapping[str, object]) -> list[str]:
     for key, label in [
         ("int_vars", "int vars"),
         ("bool_vars", "bool vars"),
-        ("aux_vars", "aux int vars"),
+        ("aux_int_vars", "aux int vars"),
+        ("aux_bool_vars", "aux bool vars"),
         ("cnf_vars", "CNF vars"),
         ("cnf_clauses", "CNF clauses"),
         ("sat_calls", "SAT calls"),
