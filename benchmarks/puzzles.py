@@ -18,8 +18,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from generators.base import genre, genre_names  # noqa: E402
-from generators.run import solve_puzzle  # noqa: E402
+from csp2sat.generators.base import genre, genre_names  # noqa: E402
+from csp2sat.generators.run import solve_puzzle  # noqa: E402
 from scripts.regen_csp import GENRE_DIRS, puzzle_files  # noqa: E402
 
 

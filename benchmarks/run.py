@@ -76,7 +76,7 @@ def worker(kind: str, path: str, options: dict[str, str], solver: str) -> dict:
     row: dict = {"generate_s": 0.0}
     text = Path(path).read_text(encoding="utf-8")
     if kind != "csp":
-        from generators.base import genre
+        from csp2sat.generators.base import genre
 
         g = genre(kind)
         t0 = time.perf_counter()

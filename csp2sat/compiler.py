@@ -17,13 +17,13 @@ from __future__ import annotations
 import time
 from typing import Any, Iterator
 
-from encoders.alldifferent import METHODS as ALLDIFF_METHODS
-from encoders.alldifferent import encode_alldifferent
-from encoders.cardinality import METHODS as CARDINALITY_METHODS
-from encoders.cardinality import Totalizers
-from encoders.cnf import ClauseBuffer, Pool
-from encoders.log import LogEncoding
-from encoders.order import OrderEncoding
+from csp2sat.encoders.alldifferent import METHODS as ALLDIFF_METHODS
+from csp2sat.encoders.alldifferent import encode_alldifferent
+from csp2sat.encoders.cardinality import METHODS as CARDINALITY_METHODS
+from csp2sat.encoders.cardinality import Totalizers
+from csp2sat.encoders.cnf import ClauseBuffer, Pool
+from csp2sat.encoders.log import LogEncoding
+from csp2sat.encoders.order import OrderEncoding
 from csp2sat.diagnostics import CspError, Exit
 from csp2sat.normalise import MAX_SUM_TERMS, Linear, NormalCSP, normalise
 from csp2sat.syntax import Domain, Model, Objective

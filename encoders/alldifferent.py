@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from encoders.cardinality import at_most_one
-from encoders.cnf import ClauseBuffer, Pool
-from encoders.order import OrderEncoding
+from csp2sat.encoders.cardinality import at_most_one
+from csp2sat.encoders.cnf import ClauseBuffer, Pool
+from csp2sat.encoders.order import OrderEncoding
 
 __all__ = ["METHODS", "PAIRWISE_LIMIT", "at_most_one", "encode_alldifferent", "pairwise_size"]
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
-from encoders.cnf import ClauseBuffer, Pool
+from csp2sat.encoders.cnf import ClauseBuffer, Pool
 
 METHODS = ("auto", "totalizer", "order")
 # At-most-one over at most this many literals is written pairwise.

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from encoders.cnf import ClauseBuffer, Pool
+from csp2sat.encoders.cnf import ClauseBuffer, Pool
 
 # Lit: a CNF literal, or True/False for a constant.
 Lit = "int | bool"

@@ -18,7 +18,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from typing import Callable, Sequence
 
-from encoders.cnf import ClauseBuffer, Pool
+from csp2sat.encoders.cnf import ClauseBuffer, Pool
 from csp2sat.syntax import Domain
 
 class OrderEncoding:

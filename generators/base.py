@@ -58,13 +58,13 @@ FORMATS = ("drawing", "answer", "svg")
 _REGISTRY: dict[str, Genre] = {}
 # The modules that define genres; importing one registers it.
 GENRE_MODULES = (
-    "generators.shikaku",
-    "generators.pentomino",
-    "generators.slitherlink",
-    "generators.hashiwokakero",
-    "generators.fillmat",
-    "generators.masyu",
-    "generators.nurikabe",
+    "csp2sat.generators.shikaku",
+    "csp2sat.generators.pentomino",
+    "csp2sat.generators.slitherlink",
+    "csp2sat.generators.hashiwokakero",
+    "csp2sat.generators.fillmat",
+    "csp2sat.generators.masyu",
+    "csp2sat.generators.nurikabe",
 )
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, Sequence, TypeVar
 from xml.sax.saxutils import escape
 
-from generators.base import PuzzleError, Values
+from csp2sat.generators.base import PuzzleError, Values
 
 T = TypeVar("T")
 Pos = tuple[int, int]

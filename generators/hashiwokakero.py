@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generators.base import Genre, PuzzleError, Values, register
-from generators.boardkit import CspText, Svg, check_format, need, number_cell, read_grid
+from csp2sat.generators.base import Genre, PuzzleError, Values, register
+from csp2sat.generators.boardkit import CspText, Svg, check_format, need, number_cell, read_grid
 
 Pos = tuple[int, int]
 UNKNOWN = None  # a `?` island: its bridge count is not given

@@ -37,7 +37,7 @@ from __future__ import annotations
 import itertools
 from typing import Sequence
 
-from generators.boardkit import CspText
+from csp2sat.generators.boardkit import CspText
 
 Pos = tuple[int, int]
 # An edge of the graph: its 0/1 variable name and the two nodes it joins.

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generators import loopkit
-from generators.base import Genre, PuzzleError, Values, register
-from generators.boardkit import CspText, Svg, Token, check_format, need, read_grid
+from csp2sat.generators import loopkit
+from csp2sat.generators.base import Genre, PuzzleError, Values, register
+from csp2sat.generators.boardkit import CspText, Svg, Token, check_format, need, read_grid
 
 Pos = tuple[int, int]
 WHITE, BLACK = "W", "B"

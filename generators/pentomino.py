@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generators.base import Genre, PuzzleError, Values, register
-from generators.boardkit import (
+from csp2sat.generators.base import Genre, PuzzleError, Values, register
+from csp2sat.generators.boardkit import (
     PALETTE,
     Chooser,
     CspText,

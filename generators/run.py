@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Mapping
 
-from generators.base import Genre, PuzzleError
+from csp2sat.generators.base import Genre, PuzzleError
 
 from csp2sat.solver import DEFAULT_SOLVER, verify_answer
 

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from generators.base import genre, genre_names  # noqa: E402
+from csp2sat.generators.base import genre, genre_names  # noqa: E402
 
 DATA = ROOT / "data"
 CSP = ROOT / "csp"

@@ -19,9 +19,9 @@ from pysat.solvers import Solver
 import csp2sat
 from csp2sat.compiler import compile_model
 from csp2sat.syntax import Domain
-from encoders.alldifferent import at_most_one, encode_alldifferent
-from encoders.cnf import ClauseBuffer, Pool
-from encoders.order import OrderEncoding
+from csp2sat.encoders.alldifferent import at_most_one, encode_alldifferent
+from csp2sat.encoders.cnf import ClauseBuffer, Pool
+from csp2sat.encoders.order import OrderEncoding
 
 
 def _solutions(text: str, options: dict[str, str], selectors: bool = False) -> set[tuple]:

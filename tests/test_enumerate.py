@@ -217,7 +217,7 @@ PENTOMINO_COUNTS = [
 
 @pytest.mark.parametrize("box,count", PENTOMINO_COUNTS)
 def test_pentomino_counts(box: str, count: int) -> None:
-    from generators import pentomino
+    from csp2sat.generators import pentomino
 
     parse_text, check, compile_model = _pipeline()
     text = pentomino.generate(pentomino.read((ROOT / "data" / "pentomino" / f"{box}.txt").read_text()))
@@ -233,7 +233,7 @@ def test_pentomino_counts(box: str, count: int) -> None:
 def _puzzle_cases() -> list:
     import importlib
 
-    from generators.base import genre
+    from csp2sat.generators.base import genre
 
     cases = []
     for index in sorted((ROOT / "data").glob("*/index.tsv")):
@@ -252,7 +252,7 @@ def test_puzzle_uniqueness_matches_sources(folder: str, name: str, status: str) 
     import importlib
 
     from csp2sat.enumerate import uniqueness
-    from generators.base import genre
+    from csp2sat.generators.base import genre
 
     parse_text, check, compile_model = _pipeline()
     kind = genre(folder)

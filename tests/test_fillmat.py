@@ -7,8 +7,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from csp2sat.parser import parse_text
-from generators import fillmat
-from generators.base import PuzzleError, genre
+from csp2sat.generators import fillmat
+from csp2sat.generators.base import PuzzleError, genre
 from genre_support import expected_answer, instances, puzzle_text, solve_once, solve_twice, statuses, strip_lines
 
 DOC = "13.3\n....\n..2.\n....\n"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from generators import hashiwokakero as H
-from generators.base import PuzzleError, read_log
-from generators.run import solve_puzzle
+from csp2sat.generators import hashiwokakero as H
+from csp2sat.generators.base import PuzzleError, read_log
+from csp2sat.generators.run import solve_puzzle
 from tests.genre_support import expected_answer, instances, puzzle_text, statuses
 from tests.loop_genre_support import bridge_lines, bridge_values
 

@@ -10,8 +10,8 @@ from pysat.solvers import Solver
 from csp2sat.checker import check
 from csp2sat.compiler import compile_model
 from csp2sat.parser import parse_text
-from generators import loopkit
-from generators.boardkit import CspText
+from csp2sat.generators import loopkit
+from csp2sat.generators.boardkit import CspText
 
 
 def satisfiable(text: str) -> bool:

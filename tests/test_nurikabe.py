@@ -7,9 +7,9 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from csp2sat.parser import parse_text
-from generators import nurikabe
-from generators.base import PuzzleError, genre
-from generators.boardkit import neighbours
+from csp2sat.generators import nurikabe
+from csp2sat.generators.base import PuzzleError, genre
+from csp2sat.generators.boardkit import neighbours
 from genre_support import expected_answer, instances, puzzle_text, solve_once, solve_twice, statuses, strip_lines
 
 SMALL = "- 5 - - -\n- - 2 - -\n- - - - -\n- - 1 - -\n- - - 3 -\n"

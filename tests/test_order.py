@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pysat.solvers import Solver
 
-from encoders.alldifferent import at_most_one, encode_alldifferent
-from encoders.cnf import ClauseBuffer, Pool
-from encoders.order import OrderEncoding
+from csp2sat.encoders.alldifferent import at_most_one, encode_alldifferent
+from csp2sat.encoders.cnf import ClauseBuffer, Pool
+from csp2sat.encoders.order import OrderEncoding
 from csp2sat.syntax import Domain
 
 

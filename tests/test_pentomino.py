@@ -9,8 +9,8 @@ import pytest
 
 import csp2sat
 from csp2sat.evaluator import satisfies
-from generators import pentomino
-from generators.base import PuzzleError, genre
+from csp2sat.generators import pentomino
+from csp2sat.generators.base import PuzzleError, genre
 from genre_support import DATA, expected_answer, instances, puzzle_text, solve_once
 
 BOXES = instances("pentomino", "box_*.txt")

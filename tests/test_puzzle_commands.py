@@ -74,8 +74,8 @@ def test_puzzle_facts_agree_with_all_solutions() -> None:
     from csp2sat import parse
     from csp2sat.compiler import compile_model
     from csp2sat.enumerate import open_space
-    from generators.base import genre
-    from generators.run import solve_puzzle
+    from csp2sat.generators.base import genre
+    from csp2sat.generators.run import solve_puzzle
 
     kind = genre("nurikabe")
     puzzle = kind.read((DATA / "nurikabe" / "cspuz_6x6_multi.txt").read_text())

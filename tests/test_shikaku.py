@@ -7,8 +7,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from csp2sat.parser import parse_text
-from generators import shikaku
-from generators.base import PuzzleError, genre, read_log
+from csp2sat.generators import shikaku
+from csp2sat.generators.base import PuzzleError, genre, read_log
 from genre_support import expected_answer, instances, puzzle_text, solve_twice, statuses, strip_lines
 
 TINY = "4 - 2\n- - -\n- 3 -\n"

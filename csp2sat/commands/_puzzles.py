@@ -11,7 +11,7 @@ from typing import Any
 
 from csp2sat.commands._common import read_text
 from csp2sat.diagnostics import CspError, Exit
-from generators.base import FORMATS, GENRE_MODULES, Genre, PuzzleError, genre
+from csp2sat.generators.base import FORMATS, GENRE_MODULES, Genre, PuzzleError, genre
 
 
 # Listed from the module names, so that building the parser imports no genre module.

@@ -8,7 +8,7 @@ from csp2sat.commands._common import read_text, write_output
 from csp2sat.commands._puzzles import (
     add_format_arguments, add_genre_arguments, lookup, puzzle_error, read_puzzle, read_stdin,
 )
-from generators.base import PuzzleError, read_log
+from csp2sat.generators.base import PuzzleError, read_log
 
 NAME = "draw"
 HELP = "draw the solution in a Sugar log on the puzzle board (text, answer format or SVG)"

@@ -7,7 +7,7 @@ import sys
 
 from csp2sat.commands._common import write_output
 from csp2sat.commands._puzzles import add_format_arguments, add_genre_arguments, lookup, read_puzzle
-from generators.run import DEFAULT_SOLVER, solve_puzzle
+from csp2sat.generators.run import DEFAULT_SOLVER, solve_puzzle
 
 NAME = "puzzle"
 HELP = "solve a puzzle: generate its CSP, solve it and draw the solution"
