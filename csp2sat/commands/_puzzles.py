@@ -12,6 +12,7 @@ from typing import Any
 from csp2sat.commands._common import read_text
 from csp2sat.diagnostics import CspError, Exit
 from csp2sat.generators.base import FORMATS, GENRE_MODULES, Genre, PuzzleError, genre
+from csp2sat.generators.puzzlink import looks_like_url, url_to_text
 
 
 # Listed from the module names, so that building the parser imports no genre module.
@@ -32,12 +33,22 @@ def puzzle_error(err: PuzzleError, path: str) -> CspError:
 
 
 def read_puzzle(g: Genre, path: str) -> Any:
-    """The puzzle in the file `path` (``-`` is stdin), read by genre `g`."""
-    text = read_stdin() if path == "-" else read_text(path)
+    """The puzzle in the file `path` (``-`` is stdin) or the puzz.link URL `path`, read by genre `g`."""
+    text = puzzle_text(g, path)
     try:
         return g.read(text)
     except PuzzleError as err:
-        raise puzzle_error(err, path) from None
+        raise puzzle_error(err, "<url>" if looks_like_url(path) else path) from None
+
+
+def puzzle_text(g: Genre, path: str) -> str:
+    """The board text of PUZZLE: a file, ``-`` for stdin, or a puzz.link URL decoded to the genre's text."""
+    if looks_like_url(path):
+        try:
+            return url_to_text(path, g.name)
+        except PuzzleError as err:
+            raise CspError(str(err), file="<url>", exit=Exit.SYNTAX) from None
+    return read_stdin() if path == "-" else read_text(path)
 
 
 def read_stdin() -> str:
@@ -50,7 +61,8 @@ def read_stdin() -> str:
 def add_genre_arguments(parser: argparse.ArgumentParser) -> None:
     """The GENRE and PUZZLE positional arguments every puzzle command takes."""
     parser.add_argument("genre", metavar="GENRE", help="puzzle genre: " + ", ".join(GENRE_NAMES))
-    parser.add_argument("puzzle", metavar="PUZZLE", help="puzzle text file (see data/README.md), - for stdin")
+    parser.add_argument("puzzle", metavar="PUZZLE",
+                        help="puzzle text file, - for stdin, or a puzz.link URL (https://puzz.link/p?slither/...)")
 
 
 def add_format_arguments(parser: argparse.ArgumentParser) -> None:

@@ -1,0 +1,49 @@
+"""Command ``csp2sat url``: print a puzzle board as its canonical puzz.link URL (the URL writer of the puzzle front end)."""
+
+from __future__ import annotations
+
+import argparse
+
+from csp2sat.commands._common import write_output
+from csp2sat.commands._puzzles import add_genre_arguments, lookup, puzzle_error, puzzle_text
+from csp2sat.diagnostics import CspError, Exit
+from csp2sat.generators.base import PuzzleError
+from csp2sat.generators.puzzlink import FORMATS, looks_like_url, to_url
+
+NAME = "url"
+HELP = "print a puzzle board as a puzz.link URL (the form puzz.link, pzv.jp and pzprjs read)"
+DESCRIPTION = f"""\
+Read a puzzle board (a text file, - for stdin, or another puzz.link/pzv.jp URL) and print
+its canonical URL, https://puzz.link/p?TYPE/COLS/ROWS/BODY, encoded as pzprjs encodes it.
+Every command that reads a puzzle (gen, puzzle, draw) also takes such a URL in place of
+the file.
+
+genres with URLs: {", ".join(f"{name} ({fmt.pids[0]})" for name, fmt in FORMATS.items())}
+
+examples:
+  csp2sat url slitherlink board.txt
+  csp2sat url hashi 'http://pzv.jp/p.html?bridges/5/5/4g2i3h23k3g1g3g4g3'    normalise a URL
+  csp2sat puzzle slitherlink 'https://puzz.link/p?slither/4/4/dgdh2c7b'       solve a URL
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """GENRE PUZZLE [-o FILE]."""
+    add_genre_arguments(parser)
+    parser.add_argument("-o", "--output", default="-", metavar="FILE", help="write to FILE instead of stdout")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Read the board (checked by the genre's own reader) and print its URL."""
+    genre = lookup(args.genre)
+    text = puzzle_text(genre, args.puzzle)
+    where = "<url>" if looks_like_url(args.puzzle) else args.puzzle
+    try:
+        genre.read(text)  # the board must be a valid puzzle of the genre, not just a grid
+        url = to_url(text, genre.name)
+    except PuzzleError as err:
+        if err.line:
+            raise puzzle_error(err, where) from None
+        raise CspError(str(err), file=where, exit=Exit.USAGE if "no puzz.link URL" in str(err) else Exit.SYNTAX) from None
+    write_output(args.output, lambda out: out.write(url + "\n"))
+    return 0

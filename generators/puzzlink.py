@@ -1,0 +1,390 @@
+"""puzz.link URLs in and out: the front end that turns a pzprjs URL into a genre's board text, and back.
+
+Puzzle people pass boards around as URLs such as ``https://puzz.link/p?slither/10/10/...``
+(also ``pzv.jp/p.html?...`` and ``pzprxs.vercel.app/p?...``). The part after ``?`` is
+``TYPE[/FLAGS]/COLS/ROWS/BODY``; the body packs the clues of the cells in row-major order
+with one of pzprjs's cell codes (its ``Encode`` class):
+
+- ``4cell`` (Slitherlink): ``0``-``4`` a clue; ``5``-``9`` and ``a``-``e`` a clue followed by
+  1 or 2 empty cells; ``g``-``z`` a run of 1 to 20 empty cells; ``.`` an unknown clue.
+- ``number10`` (Fillmat): ``0``-``9`` a clue, ``a``-``z`` a run of 1 to 26 empty cells, ``.`` unknown.
+- ``number16`` (Hashiwokakero, Shikaku, Nurikabe): ``0``-``f`` a clue, ``-XX`` / ``+XXX`` /
+  ``=XXX`` / ``%XXX`` larger clues in hexadecimal, ``g``-``z`` a run of empty cells, ``.`` unknown.
+- ``circle`` (Masyu): each base-27 digit holds three cells (0 none, 1 white, 2 black).
+
+Data flows one way in each direction: URL -> `parse_url` -> clue grid -> the genre's board
+text (the format of data/README.md, which the genre's own reader then reads); board text ->
+clue grid -> canonical URL (`to_url`). Decoding follows pzprjs: a body that ends early leaves
+the remaining cells empty and characters after the last cell are ignored (pzprjs ignores them
+too), but a character that is not part of the code is an error naming its position.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from csp2sat.generators.base import PuzzleError
+from csp2sat.generators.boardkit import EMPTY_TOKENS, read_grid
+
+# A cell's clue: None (no clue), UNKNOWN (a clue whose value is not given: `?`), or a number.
+Clue = "int | str | None"
+UNKNOWN = "?"
+
+CANONICAL_HOST = "https://puzz.link/p?"
+# Hosts that serve pzprjs boards; anything of the form SCHEME://HOST/PATH?QUERY is read the same way.
+_URL = re.compile(r"^(?:(?:https?://)?[A-Za-z0-9.-]+(?::\d+)?/[^?]*\?)?(?P<query>.*)$")
+
+
+class UrlError(PuzzleError):
+    """A puzz.link URL that cannot be read, naming the part that is wrong."""
+
+
+@dataclass(frozen=True)
+class PuzzleUrl:
+    """The parts of a pzprjs URL: puzzle type, optional flags, size and the clue body."""
+
+    pid: str
+    flags: str
+    cols: int
+    rows: int
+    body: str
+
+
+def looks_like_url(text: str) -> bool:
+    """True when `text` is a puzz.link-style URL rather than a file name or board text."""
+    text = text.strip()
+    return bool(re.match(r"^(https?://|puzz\.link/|pzv\.jp/|pzprxs\.vercel\.app/)", text)) and "?" in text
+
+
+def parse_url(url: str) -> PuzzleUrl:
+    """Split a pzprjs URL into its parts; `UrlError` names the part that is malformed."""
+    url = url.strip()
+    match = _URL.match(url)
+    query = match.group("query") if match else ""
+    query = query.split("#", 1)[0]
+    if not query:
+        raise UrlError(f"URL {url!r} has no puzzle after '?' (expected TYPE/COLS/ROWS/BODY)")
+    parts = query.split("/")
+    pid = parts[0]
+    if not re.fullmatch(r"[A-Za-z0-9_]+", pid):
+        raise UrlError(f"URL puzzle type {pid!r} is not a name")
+    rest = parts[1:]
+    flags = ""
+    # pzprjs: a segment before the size that is not a number is the flags field
+    if rest and not rest[0].isdigit():
+        flags = rest.pop(0)
+    if len(rest) < 2:
+        raise UrlError(f"URL {url!r} has no size: expected {pid}/COLS/ROWS/BODY")
+    cols_text, rows_text = rest[0], rest[1]
+    for label, value in (("width (columns)", cols_text), ("height (rows)", rows_text)):
+        if not value.isdigit() or int(value) == 0:
+            raise UrlError(f"URL {label} {value!r} is not a positive whole number")
+    cols, rows = int(cols_text), int(rows_text)
+    if cols * rows > 1_000_000:
+        raise UrlError(f"URL size {cols}x{rows} is larger than csp2sat reads (at most 1,000,000 cells)")
+    return PuzzleUrl(pid.lower(), flags, cols, rows, "/".join(rest[2:]))
+
+
+# --- pzprjs cell codes -------------------------------------------------------------------
+
+def _bad(code: str, body: str, i: int) -> UrlError:
+    return UrlError(f"URL body character {body[i]!r} at position {i + 1} is not valid in the {code} code")
+
+
+def decode_4cell(body: str, cells: int) -> list[Clue]:
+    """pzprjs ``decode4Cell``: clues 0-4 with runs of empty cells."""
+    out: list[Clue] = [None] * cells
+    c = 0
+    for i, ch in enumerate(body):
+        if c >= cells:
+            break
+        if "0" <= ch <= "4":
+            out[c] = int(ch)
+        elif "5" <= ch <= "9":
+            out[c] = int(ch) - 5
+            c += 1
+        elif "a" <= ch <= "e":
+            out[c] = int(ch, 16) - 10
+            c += 2
+        elif "g" <= ch <= "z":
+            c += int(ch, 36) - 16
+        elif ch == ".":
+            out[c] = UNKNOWN
+        else:
+            raise _bad("4cell", body, i)
+        c += 1
+    return out
+
+
+def encode_4cell(clues: Sequence[Clue]) -> str:
+    """pzprjs ``encode4Cell``: the inverse of `decode_4cell` (clues must be 0-4 or unknown)."""
+    out, count, c, n = [], 0, 0, len(clues)
+    while c < n:
+        piece, clue = "", clues[c]
+        if isinstance(clue, int):
+            if not 0 <= clue <= 4:
+                raise UrlError(f"clue {clue} cannot be written in the 4cell code (0-4 only)")
+            if c + 1 < n and clues[c + 1] is not None:
+                piece = str(clue)
+            elif c + 2 < n and clues[c + 2] is not None:
+                piece, c = str(5 + clue), c + 1
+            else:
+                piece, c = format(10 + clue, "x"), c + 2
+        elif clue == UNKNOWN:
+            piece = "."
+        else:
+            count += 1
+        if count == 0:
+            out.append(piece)
+        elif piece or count == 20:
+            out.append(_base36(count + 15) + piece)
+            count = 0
+        c += 1
+    if count:
+        out.append(_base36(count + 15))
+    return "".join(out)
+
+
+def decode_number10(body: str, cells: int) -> list[Clue]:
+    """pzprjs ``decodeNumber10``: clues 0-9 with runs of empty cells ``a``-``z``."""
+    out: list[Clue] = [None] * cells
+    c = 0
+    for i, ch in enumerate(body):
+        if c >= cells:
+            break
+        if ch == ".":
+            out[c] = UNKNOWN
+        elif ch.isdigit():
+            out[c] = int(ch)
+        elif "a" <= ch <= "z":
+            c += int(ch, 36) - 10
+        else:
+            raise _bad("number10", body, i)
+        c += 1
+    return out
+
+
+def encode_number10(clues: Sequence[Clue]) -> str:
+    """pzprjs ``encodeNumber10`` (clues must be 0-9 or unknown)."""
+    out, count = [], 0
+    for clue in clues:
+        piece = ""
+        if clue == UNKNOWN:
+            piece = "."
+        elif isinstance(clue, int):
+            if not 0 <= clue <= 9:
+                raise UrlError(f"clue {clue} cannot be written in the number10 code (0-9 only)")
+            piece = str(clue)
+        else:
+            count += 1
+        if count == 0:
+            out.append(piece)
+        elif piece or count == 26:
+            out.append(_base36(9 + count) + piece)
+            count = 0
+    if count:
+        out.append(_base36(9 + count))
+    return "".join(out)
+
+
+_WIDE = {"-": (2, 0), "+": (3, 0), "=": (3, 4096), "%": (3, 8192)}
+
+
+def decode_number16(body: str, cells: int) -> list[Clue]:
+    """pzprjs ``decodeNumber16``: hexadecimal clues of any size with runs of empty cells ``g``-``z``."""
+    out: list[Clue] = [None] * cells
+    c = i = 0
+    while i < len(body) and c < cells:
+        ch = body[i]
+        if ch.isdigit() or "a" <= ch <= "f":
+            out[c] = int(ch, 16)
+        elif ch in _WIDE:
+            width, offset = _WIDE[ch]
+            digits = body[i + 1:i + 1 + width]
+            if len(digits) != width or not re.fullmatch(r"[0-9a-f]+", digits):
+                raise UrlError(f"URL body: {ch!r} at position {i + 1} must be followed by {width} hexadecimal digits")
+            out[c] = int(digits, 16) + offset
+            i += width
+        elif ch == ".":
+            out[c] = UNKNOWN
+        elif "g" <= ch <= "z":
+            c += int(ch, 36) - 16
+        else:
+            raise _bad("number16", body, i)
+        c += 1
+        i += 1
+    return out
+
+
+def encode_number16(clues: Sequence[Clue]) -> str:
+    """pzprjs ``encodeNumber16``."""
+    out, count = [], 0
+    for clue in clues:
+        piece = ""
+        if clue == UNKNOWN:
+            piece = "."
+        elif isinstance(clue, int):
+            if clue < 0:
+                raise UrlError(f"clue {clue} cannot be written in the number16 code")
+            if clue < 16:
+                piece = format(clue, "x")
+            elif clue < 256:
+                piece = "-" + format(clue, "x")
+            elif clue < 4096:
+                piece = "+" + format(clue, "x")
+            elif clue < 8192:
+                piece = "=" + format(clue - 4096, "03x")
+            else:
+                piece = "%" + format(clue - 8192, "03x")
+        else:
+            count += 1
+        if count == 0:
+            out.append(piece)
+        elif piece or count == 20:
+            out.append(_base36(15 + count) + piece)
+            count = 0
+    if count:
+        out.append(_base36(15 + count))
+    return "".join(out)
+
+
+def decode_circle(body: str, cells: int) -> list[Clue]:
+    """pzprjs ``decodeCircle``: three cells per base-27 digit (1 white, 2 black)."""
+    out: list[Clue] = [None] * cells
+    for i in range(min((cells + 2) // 3, len(body))):
+        try:
+            value = int(body[i], 27)
+        except ValueError:
+            raise _bad("circle", body, i) from None
+        for k, weight in enumerate((9, 3, 1)):
+            c = 3 * i + k
+            if c < cells and (value // weight) % 3:
+                out[c] = (value // weight) % 3
+    return out
+
+
+def encode_circle(clues: Sequence[Clue]) -> str:
+    """pzprjs ``encodeCircle``."""
+    out = []
+    for start in range(0, len(clues), 3):
+        value = 0
+        for k, weight in enumerate((9, 3, 1)):
+            clue = clues[start + k] if start + k < len(clues) else None
+            if clue not in (None, 1, 2):
+                raise UrlError(f"cell value {clue!r} cannot be written in the circle code (white or black only)")
+            value += (clue or 0) * weight
+        out.append(_base36(value))
+    return "".join(out)
+
+
+def _base36(n: int) -> str:
+    return "0123456789abcdefghijklmnopqrstuvwxyz"[n]
+
+
+# --- genres ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class UrlFormat:
+    """How one genre's boards are written in URLs: the pzprjs type names (the first is the
+    canonical one), the cell code and how a clue reads and prints in the genre's board text."""
+
+    genre: str
+    pids: tuple[str, ...]
+    decode: Callable[[str, int], list[Clue]]
+    encode: Callable[[Sequence[Clue]], str]
+    tokens: bool  # board text as space-separated tokens (else one character per cell)
+    empty: str
+    symbols: dict[int, str] | None = None  # clue value -> board character (Masyu's circles)
+    blanks: frozenset[str] = EMPTY_TOKENS  # the board tokens that mean "no clue" to the genre's reader
+
+
+FORMATS: dict[str, UrlFormat] = {
+    f.genre: f
+    for f in (
+        UrlFormat("slitherlink", ("slither", "slitherlink"), decode_4cell, encode_4cell, False, ".",
+                  blanks=frozenset({".", "-", "-1"})),  # 0 is a Slitherlink clue
+        UrlFormat("hashiwokakero", ("hashikake", "hashi", "bridges"), decode_number16, encode_number16, False, "."),
+        UrlFormat("shikaku", ("shikaku",), decode_number16, encode_number16, True, "-"),
+        UrlFormat("fillmat", ("fillmat",), decode_number10, encode_number10, False, "."),
+        UrlFormat("masyu", ("mashu", "masyu", "pearl"), decode_circle, encode_circle, False, ".", {1: "W", 2: "B"}),
+        UrlFormat("nurikabe", ("nurikabe",), decode_number16, encode_number16, True, "-"),
+    )
+}
+_BY_PID = {pid: f for f in FORMATS.values() for pid in f.pids}
+
+
+def url_format(genre: str) -> UrlFormat:
+    """The URL format of a genre (its canonical name); `UrlError` when the genre has none."""
+    try:
+        return FORMATS[genre]
+    except KeyError:
+        raise UrlError(
+            f"{genre} boards have no puzz.link URL form; URLs are read for {', '.join(FORMATS)}"
+        ) from None
+
+
+def genre_of_url(url: str) -> str:
+    """The csp2sat genre of a URL's puzzle type; `UrlError` for a type csp2sat does not read."""
+    pid = parse_url(url).pid
+    try:
+        return _BY_PID[pid].genre
+    except KeyError:
+        known = ", ".join(sorted(_BY_PID))
+        raise UrlError(f"URL puzzle type {pid!r} is not a genre csp2sat reads (types read: {known})") from None
+
+
+def url_to_text(url: str, genre: str | None = None) -> str:
+    """The board text (data/README.md format) of a puzz.link URL.
+
+    With `genre`, the URL's puzzle type must be one of that genre's names.
+    """
+    parts = parse_url(url)
+    fmt = _BY_PID.get(parts.pid)
+    if fmt is None:
+        genre_of_url(url)  # raises the error naming the type
+    assert fmt is not None
+    if genre is not None and fmt.genre != genre:
+        raise UrlError(f"URL puzzle type {parts.pid!r} is a {fmt.genre} board, not {genre}")
+    clues = fmt.decode(parts.body, parts.rows * parts.cols)
+    rows = [clues[r * parts.cols:(r + 1) * parts.cols] for r in range(parts.rows)]
+    sep = " " if fmt.tokens else ""
+    return "".join(sep.join(_clue_text(fmt, clue) for clue in row) + "\n" for row in rows)
+
+
+def _clue_text(fmt: UrlFormat, clue: Clue) -> str:
+    if clue is None:
+        return fmt.empty
+    if fmt.symbols is not None:
+        return fmt.symbols[clue]  # type: ignore[index]
+    return str(clue)
+
+
+def text_to_clues(text: str, genre: str) -> tuple[int, int, list[Clue]]:
+    """Rows, columns and row-major clues of a board text of `genre` (read as the genre reads it)."""
+    fmt = url_format(genre)
+    grid = read_grid(text)
+    reverse = {v.upper(): k for k, v in (fmt.symbols or {}).items()}
+    clues: list[Clue] = []
+    for row in grid:
+        for tok in row:
+            word = tok.text
+            if word in fmt.blanks:
+                clues.append(None)
+            elif word == "?":
+                clues.append(UNKNOWN)
+            elif word.upper() in reverse:
+                clues.append(reverse[word.upper()])
+            elif word.isdigit():
+                clues.append(int(word))
+            else:
+                raise PuzzleError(f"cell {word!r} cannot be written in a URL", tok.line, tok.col)
+    return len(grid), len(grid[0]), clues
+
+
+def to_url(text: str, genre: str) -> str:
+    """The canonical puzz.link URL of a board text of `genre`."""
+    fmt = url_format(genre)
+    rows, cols, clues = text_to_clues(text, genre)
+    return f"{CANONICAL_HOST}{fmt.pids[0]}/{cols}/{rows}/{fmt.encode(clues)}"

@@ -1,0 +1,139 @@
+"""puzz.link URLs: every stored board that came from a URL decodes to exactly that board; codes round-trip."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from csp2sat.generators import puzzlink
+from csp2sat.generators.puzzlink import UNKNOWN, UrlError
+from tests.cli_support import run_cli
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+def _url_records() -> list[tuple[str, Path, str]]:
+    """(genre folder, board file, URL) for every sources.txt record with a puzz.link-style URL."""
+    records = []
+    for sources in sorted(DATA.glob("*/sources.txt")):
+        name = None
+        for line in sources.read_text(encoding="utf-8").splitlines():
+            if line and not line[0].isspace() and not line.startswith("#"):
+                name = line.strip()
+            match = re.match(r"\s+url: (\S+)", line)
+            if match and name and puzzlink.looks_like_url(match.group(1)) and "m=edit" not in match.group(1):
+                records.append((sources.parent.name, sources.parent / name, match.group(1)))
+    return records
+
+
+RECORDS = _url_records()
+
+
+def _rows(text: str) -> list[str]:
+    return [line.rstrip() for line in text.strip("\n").splitlines()]
+
+
+def test_the_data_has_urls_of_every_genre_with_a_url_form() -> None:
+    genres = {puzzlink.genre_of_url(url) for _, _, url in RECORDS}
+    assert genres == set(puzzlink.FORMATS)
+
+
+@pytest.mark.parametrize("folder,board,url", RECORDS, ids=[f"{f}/{b.name}" for f, b, _ in RECORDS])
+def test_url_decodes_to_the_stored_board(folder: str, board: Path, url: str) -> None:
+    genre = puzzlink.genre_of_url(url)
+    assert _rows(puzzlink.url_to_text(url, genre)) == _rows(board.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("folder,board,url", RECORDS, ids=[f"{f}/{b.name}" for f, b, _ in RECORDS])
+def test_canonical_url_round_trips(folder: str, board: Path, url: str) -> None:
+    genre = puzzlink.genre_of_url(url)
+    canonical = puzzlink.to_url(board.read_text(encoding="utf-8"), genre)
+    assert canonical.startswith("https://puzz.link/p?" + puzzlink.FORMATS[genre].pids[0] + "/")
+    assert puzzlink.to_url(puzzlink.url_to_text(canonical, genre), genre) == canonical
+    # the stored URL and the canonical one carry the same board
+    assert puzzlink.url_to_text(canonical, genre) == puzzlink.url_to_text(url, genre)
+
+
+def test_pzprjs_encodings_of_known_boards() -> None:
+    # URLs as pzprjs itself writes them (its test scripts), reproduced character for character
+    assert puzzlink.to_url(puzzlink.url_to_text("https://puzz.link/p?slither/5/5/cbcbcddad"), "slitherlink") == \
+        "https://puzz.link/p?slither/5/5/cbcbcddad"
+    assert puzzlink.to_url(puzzlink.url_to_text("http://pzv.jp/p.html?bridges/5/5/4g2i3h23k3g1g3g4g3"), "hashiwokakero") \
+        == "https://puzz.link/p?hashikake/5/5/4g2i3h23k3g1g3g4g3"
+
+
+CODES = {
+    "4cell": (puzzlink.decode_4cell, puzzlink.encode_4cell, st.one_of(st.none(), st.integers(0, 4), st.just(UNKNOWN))),
+    "number10": (puzzlink.decode_number10, puzzlink.encode_number10,
+                 st.one_of(st.none(), st.integers(0, 9), st.just(UNKNOWN))),
+    "number16": (puzzlink.decode_number16, puzzlink.encode_number16,
+                 st.one_of(st.none(), st.integers(0, 9000), st.just(UNKNOWN))),
+    "circle": (puzzlink.decode_circle, puzzlink.encode_circle, st.one_of(st.none(), st.sampled_from([1, 2]))),
+}
+
+
+@pytest.mark.parametrize("code", sorted(CODES))
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_every_code_round_trips(code: str, data: st.DataObject) -> None:
+    decode, encode, clue = CODES[code]
+    # mostly empty cells, as real boards are, so that long runs of empties are exercised
+    cells = data.draw(st.lists(st.one_of(st.none(), st.none(), st.none(), clue), min_size=1, max_size=120))
+    assert decode(encode(cells), len(cells)) == cells
+
+
+@pytest.mark.parametrize("url,part", [
+    ("https://puzz.link/p?", "no puzzle after '?'"),
+    ("https://puzz.link/p?slither/10", "no size"),
+    ("https://puzz.link/p?slither/0/5/g", "width (columns) '0'"),
+    ("https://puzz.link/p?slither/5/-5/g", "'-5'"),
+    ("https://puzz.link/p?slither/4/4/dg!h", "'!' at position 3"),
+    ("https://puzz.link/p?nurikabe/4/4/g-1", "'-' at position 2 must be followed by 2 hexadecimal digits"),
+    ("https://puzz.link/p?mashu/4/4/1z", "'z' at position 2 is not valid in the circle code"),
+    ("https://puzz.link/p?kakuro/4/4/g", "'kakuro' is not a genre csp2sat reads"),
+])
+def test_malformed_urls_name_the_wrong_part(url: str, part: str) -> None:
+    with pytest.raises(UrlError) as err:
+        puzzlink.url_to_text(url)
+    assert part in str(err.value)
+
+
+def test_an_empty_body_is_an_empty_board() -> None:
+    assert puzzlink.url_to_text("https://puzz.link/p?nurikabe/3/2/") == "- - -\n- - -\n"
+
+
+def test_puzzle_command_solves_a_url(capsys: pytest.CaptureFixture) -> None:
+    status, out, err = run_cli(capsys, "puzzle", "slitherlink", "https://puzz.link/p?slither/4/4/dgdh2c7b", "--unique")
+    assert status == 0
+    stored = (DATA / "slitherlink" / "cspuz_4x4.solution.txt").read_text(encoding="utf-8")
+    status, answer, _ = run_cli(capsys, "puzzle", "slitherlink", "https://puzz.link/p?slither/4/4/dgdh2c7b",
+                                "--format", "answer")
+    assert status == 0 and _rows(answer) == _rows(stored)
+    assert "unique" in err
+
+
+def test_gen_reads_a_url_like_the_file(capsys: pytest.CaptureFixture) -> None:
+    _, from_url, _ = run_cli(capsys, "gen", "hashi", "https://puzz.link/p?hashikake/5/5/4g2i3h23k3g1g3g4g3")
+    _, from_file, _ = run_cli(capsys, "gen", "hashi", str(DATA / "hashi" / "pzprjs_5x5.txt"))
+    body = lambda text: [line for line in text.splitlines() if not line.startswith(";")]  # noqa: E731
+    assert body(from_url) == body(from_file)
+
+
+def test_url_command(capsys: pytest.CaptureFixture) -> None:
+    status, out, _ = run_cli(capsys, "url", "masyu", str(DATA / "masyu" / "pzprjs_6x6.txt"))
+    assert (status, out) == (0, "https://puzz.link/p?mashu/6/6/1063000i3000\n")
+    status, out, _ = run_cli(capsys, "url", "hashi", "http://pzv.jp/p.html?bridges/5/5/4g2i3h23k3g1g3g4g3")
+    assert (status, out) == (0, "https://puzz.link/p?hashikake/5/5/4g2i3h23k3g1g3g4g3\n")
+
+
+def test_url_errors_are_positioned_messages_not_tracebacks(capsys: pytest.CaptureFixture) -> None:
+    status, _, err = run_cli(capsys, "puzzle", "masyu", "https://puzz.link/p?slither/4/4/dgdh2c7b")
+    assert status == 3 and "is a slitherlink board, not masyu" in err and "Traceback" not in err
+    status, _, err = run_cli(capsys, "url", "pentomino", str(DATA / "pentomino" / "box_3x20.txt"))
+    assert status == 2 and "no puzz.link URL form" in err
+    status, _, err = run_cli(capsys, "draw", "slitherlink", "https://puzz.link/p?slither/4/x/g", "-")
+    assert status == 3 and "'x'" in err
