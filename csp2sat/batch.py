@@ -309,8 +309,8 @@ def record(task: Task, settings: Settings, reply: dict) -> dict:
             rec["exit"] = 9  # an exception of ours: an internal error, as `csp2sat solve` would say
         if rec["status"] == MEMORY and settings.memory_mb:
             rec["error"] = f"{rec['error']} (--memory-limit {settings.memory_mb} MB)"
-        if rec["status"] == TIMEOUT and settings.timeout is not None:
-            rec["error"] = f"{rec['error']} (--timeout {settings.timeout:g} s)"
+    if rec["status"] == TIMEOUT and settings.timeout is not None:
+        rec["error"] = f"{rec['error']} (--timeout {settings.timeout:g} s)"
     if rec["times"]:
         rec["times"] = {key: round(value, 4) for key, value in rec["times"].items()}
     rec["peak_mb"] = reply.get("peak_mb")
@@ -362,7 +362,7 @@ def open_pool(jobs: int | None = None, scheduler: str | None = None, connect_tim
     if scheduler is None:
         threads = jobs or available_cores()
         cluster = LocalCluster(n_workers=1, threads_per_worker=threads, processes=False,
-                               dashboard_address=None, memory_limit=0)
+                               dashboard_address="127.0.0.1:0", memory_limit=0)
         return Pool(Client(cluster), cluster, threads, local=True)
     try:
         client = Client(scheduler, timeout=connect_timeout)

@@ -258,6 +258,8 @@ def serve_one(request: dict) -> dict:
         reply = _death_reply(status, killed or interrupted, request.get("memory_mb"), errors.decode(errors="replace"))
     elif reply.get("ok"):
         reply["interrupted"] = interrupted
+    elif interrupted and reply.get("failure") == "error":  # e.g. PySAT's own exception for a caught SIGINT
+        reply = {"ok": False, "failure": "timeout", "error": "stopped at the time limit"}
     reply["peak_mb"] = peak_mb
     reply["wall_s"] = wall_s
     return reply

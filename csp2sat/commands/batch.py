@@ -248,11 +248,14 @@ def _summary(tally: Any, elapsed: float, interrupted: bool, output: str) -> None
     from rich.console import Console
     from rich.table import Table
 
+    from csp2sat import batch
+
     console = Console(stderr=True, highlight=False)
     table = Table(title="csp2sat batch" + (" (interrupted)" if interrupted else ""), title_justify="left")
     table.add_column("status")
     table.add_column("tasks", justify="right")
-    for status, count in sorted(tally.by_status.items(), key=lambda item: -item[1]):
+    order = {status: rank for rank, status in enumerate(batch.ANSWERED + (batch.TIMEOUT,) + batch.FAILED)}
+    for status, count in sorted(tally.by_status.items(), key=lambda item: order.get(item[0], len(order))):
         table.add_row(status, str(count))
     if tally.unique or tally.multiple:
         table.add_row("  of which unique", str(tally.unique))
@@ -263,9 +266,13 @@ def _summary(tally: Any, elapsed: float, interrupted: bool, output: str) -> None
     console.print(f"{tally.total} tasks in {elapsed:.1f} s ({rate:.2f} tasks/s)"
                   + ("" if output == "-" else f"; records in {output}"))
     if tally.slowest:
-        console.print("slowest: " + ", ".join(f"{name} {seconds:.2f} s" for seconds, name in tally.slowest[:3]))
+        console.print("slowest:")
+        for seconds, name in tally.slowest[:3]:
+            console.print(f"  {seconds:8.2f} s  {name}", soft_wrap=True)
     for rec in tally.problems[:10]:
-        console.print(f"{rec['status']}: {rec['file']}: {(rec.get('error') or '').splitlines()[0] if rec.get('error') else ''}")
+        error = (rec.get("error") or "").splitlines()[0] if rec.get("error") else ""
+        where = "" if error.startswith(rec["file"]) else f"{rec['file']}: "
+        console.print(f"{rec['status']}: {where}{error}", soft_wrap=True, markup=False)
     if len(tally.problems) > 10:
         console.print(f"... and {len(tally.problems) - 10} more (see the records)")
     if interrupted:
