@@ -364,6 +364,7 @@ def open_pool(jobs: int | None = None, scheduler: str | None = None, connect_tim
         cluster = LocalCluster(n_workers=1, threads_per_worker=threads, processes=False,
                                dashboard_address="127.0.0.1:0", memory_limit=0)
         return Pool(Client(cluster), cluster, threads, local=True)
+    _probe(scheduler)
     try:
         client = Client(scheduler, timeout=connect_timeout)
     except (OSError, TimeoutError) as err:
@@ -376,6 +377,20 @@ def open_pool(jobs: int | None = None, scheduler: str | None = None, connect_tim
         raise
     pool.threads = max(1, sum(client.nthreads().values()))
     return pool
+
+
+def _probe(address: str, seconds: float = 5.0) -> None:
+    """Fail at once when nothing listens at a tcp:// address (Dask itself retries for its whole time-out)."""
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(address if "://" in address else f"tcp://{address}")
+    if parts.scheme not in ("tcp", "") or parts.hostname is None or parts.port is None:
+        return  # tls://, ucx://, ...: left to Dask
+    try:
+        socket.create_connection((parts.hostname, parts.port), timeout=seconds).close()
+    except OSError as err:
+        raise PoolError(f"cannot reach the Dask scheduler at {address}: {err.strerror or err}") from None
 
 
 def _check_workers(client: Any, scheduler: str, wait_s: float) -> None:

@@ -165,8 +165,8 @@ def _open_results(path: str, resume: bool) -> TextIO:
     try:
         if resume and os.path.exists(path):
             with open(path, "rb") as handle:  # a line cut short by an interruption must not swallow the next
-                handle.seek(0, os.SEEK_END)
-                ends_cleanly = handle.tell() == 0 or (handle.seek(-1, os.SEEK_END) or handle.read(1) == b"\n")
+                size = handle.seek(0, os.SEEK_END)
+                ends_cleanly = size == 0 or (handle.seek(size - 1) >= 0 and handle.read(1) == b"\n")
             out = open(path, "a", encoding="utf-8")
             if not ends_cleanly:
                 out.write("\n")
