@@ -332,15 +332,15 @@ class Pool:
 
     def close(self) -> None:
         """Close the client and the local cluster (a remote cluster is left running)."""
+        if self.local:  # first stop the sandboxes, so that worker threads still waiting on one return at once
+            from csp2sat.sandbox import close_all
+
+            close_all()
         try:
             self.client.close()
         finally:
             if self.cluster is not None:
                 self.cluster.close()
-            if self.local:
-                from csp2sat.sandbox import close_all
-
-                close_all()
 
 
 class PoolError(Exception):
@@ -432,15 +432,17 @@ def run_batch(tasks: list[Task], settings: Settings, pool: Pool) -> Iterator[dic
     read is a record with status ``error`` (exit 7) without being submitted. If the consumer
     stops early (Ctrl-C), the tasks still running are cancelled.
     """
-    from distributed import as_completed
+    import queue
 
     pending = iter(tasks)
     window = max(4, 2 * pool.threads)
-    running = as_completed()
+    # Completed futures arrive through a queue read with a time-out, so that Ctrl-C is seen
+    # promptly whichever thread the signal lands on (an untimed wait may not wake for it).
+    finished: queue.Queue = queue.Queue()
     submitted: dict[Any, Task] = {}
 
     def top_up() -> Iterator[dict]:
-        while running.count() < window:
+        while len(submitted) < window:
             task = next(pending, None)
             if task is None:
                 return
@@ -453,12 +455,15 @@ def run_batch(tasks: list[Task], settings: Settings, pool: Pool) -> Iterator[dic
                 continue
             future = pool.client.submit(execute, loaded, settings, pure=False)
             submitted[future] = task
-            running.add(future)
+            future.add_done_callback(finished.put)
 
     try:
         yield from top_up()
-        while not running.is_empty():
-            future = next(running)
+        while submitted:
+            try:
+                future = finished.get(timeout=0.2)
+            except queue.Empty:
+                continue
             task = submitted.pop(future)
             try:
                 yield future.result()

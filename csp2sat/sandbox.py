@@ -203,8 +203,12 @@ def _signal_name(number: int) -> str:
         return f"signal {number}"
 
 
-def serve_one(request: dict) -> dict:
-    """Fork a child for one request, enforce its deadline, and return its reply with peak memory and time."""
+def serve_one(request: dict, parent_fd: int | None = None) -> dict:
+    """Fork a child for one request, enforce its deadline, and return its reply with peak memory and time.
+
+    `parent_fd` is the pipe requests come from: if it closes meanwhile, the child is killed
+    and this process exits.
+    """
     result_r, result_w = os.pipe()
     error_r, error_w = os.pipe()
     start = time.monotonic()
@@ -224,6 +228,7 @@ def serve_one(request: dict) -> dict:
     result: list[bytes] = []
     errors = bytearray()
     open_fds = {result_r, error_r}
+    watch = [] if parent_fd is None else [parent_fd]
     while open_fds:
         now = time.monotonic()
         if deadline is not None and now >= deadline:
@@ -236,7 +241,13 @@ def serve_one(request: dict) -> dict:
             else:
                 break
         wait = None if deadline is None else max(0.0, deadline - time.monotonic())
-        ready, _, _ = select.select(list(open_fds), [], [], wait)
+        ready, _, _ = select.select(list(open_fds) + watch, [], [], wait)
+        if watch and parent_fd in ready:
+            # Requests come one at a time, so the parent's pipe is readable now only at its end:
+            # the batch is gone (killed or interrupted). Stop the task and leave.
+            _kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            os._exit(0)
         for fd in ready:
             data = os.read(fd, 1 << 16)
             if not data:
@@ -304,13 +315,17 @@ def main(preload: list[str]) -> None:
         warm_up = getattr(module, "warm_up", None)
         if warm_up is not None:
             warm_up()
-    stdin = sys.stdin.buffer
     stdout = sys.stdout.buffer
-    for line in stdin:
+    while True:
+        # Read from fd 0 directly (no buffer): while a task runs, select() on it must see its end.
+        # A request is one line, and the next is sent only after the reply, so nothing is over-read.
+        line = _read_line(0, None)
+        if line is None:
+            return
         if not line.strip():
             continue
         try:
-            reply = serve_one(json.loads(line))
+            reply = serve_one(json.loads(line), parent_fd=0)
         except Exception as err:  # noqa: BLE001 - a broken request must not end the sandbox
             reply = {"ok": False, "failure": "crash", "error": f"sandbox: {type(err).__name__}: {err}",
                      "peak_mb": None, "wall_s": None}
