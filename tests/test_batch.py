@@ -265,6 +265,33 @@ def test_sandbox_contains_crashes_and_solvers_that_ignore_the_deadline(tmp_path:
     assert fine["ok"] and fine["value"] == {"twice": 42} and fine["peak_mb"] > 0
 
 
+def test_sandbox_ends_its_task_when_the_batch_goes_away(tmp_path: Path) -> None:
+    """A sandbox whose parent disappears mid-task (its request pipe closes) kills the task and exits."""
+    (tmp_path / "batch_probes.py").write_text(PROBES)
+    env = dict(os.environ, PYTHONPATH=str(tmp_path))
+    sandbox = subprocess.Popen([sys.executable, "-m", "csp2sat.sandbox", "batch_probes"], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, env=env, start_new_session=True)
+    try:
+        request = {"call": "batch_probes:ignore_sigint", "arg": 120, "timeout": None, "memory_mb": None}
+        sandbox.stdin.write((json.dumps(request) + "\n").encode())
+        sandbox.stdin.flush()
+        time.sleep(1.0)
+        children = subprocess.run(["ps", "-o", "pid=", "--ppid", str(sandbox.pid)], capture_output=True, text=True)
+        child_pids = [int(p) for p in children.stdout.split()]
+        assert len(child_pids) == 1
+        sandbox.stdin.close()
+        assert sandbox.wait(timeout=10) == 0
+        with pytest.raises(ProcessLookupError):
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline:
+                os.kill(child_pids[0], 0)
+                time.sleep(0.05)
+    finally:
+        if sandbox.poll() is None:
+            sandbox.kill()
+            sandbox.wait()
+
+
 def test_resume_runs_only_what_is_missing(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     files = [str(p) for p in sorted((CONFORMANCE / "features").glob("cmp_*.csp"))]
     assert len(files) >= 6

@@ -37,7 +37,8 @@ record fields (one JSON object per line):
              found so far), memory, error (bad input, with its exit status), crash
   objective, answer (values of the printed variables; a puzzle's solution text),
   unique (--mode unique), count (--mode count), facts (--mode facts: value or null),
-  times (seconds per stage), cnf (vars, clauses), peak_mb, wall_s, exit, error
+  times (seconds per stage), cnf (vars, clauses), peak_mb (the task process's peak
+  resident memory, ~50 MB of it the pipeline itself), wall_s, exit, error
 
 examples:
   csp2sat batch csp/ data/ -o results.jsonl
@@ -111,6 +112,7 @@ def _check_options(args: argparse.Namespace) -> None:
         lookup(args.genre)
     try:
         import distributed  # noqa: F401
+        import rich  # noqa: F401
     except ImportError:
         raise CspError("csp2sat batch runs on Dask, which is not installed: pip install 'csp2sat[dask]'",
                        file="csp2sat batch", exit=Exit.UNSUPPORTED) from None
