@@ -336,6 +336,26 @@ def test_modes_on_puzzles_and_csp(tmp_path: Path) -> None:
         assert results[mode]["objective_minimize.csp"]["status"] == "OPTIMUM FOUND"
 
 
+def test_genre_and_solver_options(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    board = tmp_path / "boards" / "b1.txt"  # a folder that names no genre
+    board.parent.mkdir()
+    shutil.copy(DATA / "slitherlink" / "pzprjs_5x5.txt", board)
+    status, _, err = run_cli(capsys, "batch", str(board.parent))
+    assert status == 0 and "0 tasks (1 other file skipped); running 0" in err  # not a puzzle of a known genre
+    out = tmp_path / "r.jsonl"
+    status, _, _ = run_cli(capsys, "batch", str(board.parent), "--genre", "slitherlink", "--solver", "glucose4",
+                           "-o", str(out), "-q")
+    rec = json.loads(out.read_text())
+    assert status == 0 and rec["genre"] == "slitherlink" and rec["status"] == "SATISFIABLE"
+    assert rec["answer"] == direct(str(DATA / "slitherlink" / "pzprjs_5x5.txt"))["answer"]  # unique board
+    status, _, err = run_cli(capsys, "batch", str(board), "-q")
+    assert status == 2 and "--genre" in err
+    status, _, err = run_cli(capsys, "batch", str(board), "--genre", "sudoku", "-q")
+    assert status == 2 and "unknown genre" in err
+    status, _, err = run_cli(capsys, "batch", str(board), "--genre", "slitherlink", "--solver", "nosuch", "-q")
+    assert status == 2 and "unknown SAT solver" in err
+
+
 def test_progress_bar_on_a_terminal(tmp_path: Path) -> None:
     """On a terminal (a pseudo-terminal here) the bar shows done, failed, timed out, rate and ETA."""
     import pty

@@ -138,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
     todo = [task for task in tasks if task.key(args.mode) not in done]
     if not args.quiet:
-        note = f" ({len(skipped)} other files skipped)" if skipped else ""
+        note = f" ({len(skipped)} other file{'s' if len(skipped) != 1 else ''} skipped)" if skipped else ""
         resumed = f", {len(tasks) - len(todo)} already in {args.output}" if args.resume else ""
         print(f"c {len(tasks)} tasks{note}{resumed}; running {len(todo)}", file=sys.stderr)
     if args.scheduler and args.jobs and not args.quiet:
