@@ -38,7 +38,7 @@ record fields (one JSON object per line):
   objective, answer (values of the printed variables; a puzzle's solution text),
   unique (--mode unique), count (--mode count), facts (--mode facts: value or null),
   times (seconds per stage), cnf (vars, clauses), peak_mb (the task process's peak
-  resident memory, ~50 MB of it the pipeline itself), wall_s, exit, error
+  resident memory, ~30 MB of it the loaded pipeline), wall_s, exit, error
 
 examples:
   csp2sat batch csp/ data/ -o results.jsonl
