@@ -13,7 +13,9 @@ Tasks are independent: a task carries its file's text, so workers need csp2sat b
 files, and the same records come back from the local pool and from a remote cluster.
 
 A new kind of input is a reader (path -> tasks, or None when the file is not its kind) added
-to `READERS` and, if its tasks need a step of their own, a runner added to `RUNNERS`.
+to `READERS` and, if its tasks need a step of their own, a runner added to `RUNNERS`. A reader
+of a list file (e.g. puzz.link URLs, one per line) makes one task per entry, numbered by
+`Task.item`, and fills each task's `text` with its entry, so that `load` leaves it as it is.
 """
 
 from __future__ import annotations
@@ -362,7 +364,8 @@ def open_pool(jobs: int | None = None, scheduler: str | None = None, connect_tim
     if scheduler is None:
         threads = jobs or available_cores()
         cluster = LocalCluster(n_workers=1, threads_per_worker=threads, processes=False,
-                               dashboard_address="127.0.0.1:0", memory_limit=0)
+                               dashboard_address="127.0.0.1:0",
+                               worker_dashboard_address="127.0.0.1:0", memory_limit=0)
         return Pool(Client(cluster), cluster, threads, local=True)
     _probe(scheduler)
     try:
