@@ -76,7 +76,7 @@ def overhead() -> None:
                         ("LocalCluster, 1 worker process over TCP", None)):
         if make is None:
             with LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
-                              dashboard_address="127.0.0.1:0") as cluster:
+                              dashboard_address="127.0.0.1:0", worker_dashboard_address="127.0.0.1:0") as cluster:
                 startup, wall, records = _run(tasks, scheduler=cluster.scheduler_address)
         else:
             startup, wall, records = make()

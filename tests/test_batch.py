@@ -142,7 +142,8 @@ def test_local_pool_equals_direct_solving(local_records: dict[str, dict]) -> Non
 def test_local_cluster_gives_the_same_records(local_records: dict[str, dict], tmp_path: Path) -> None:
     from distributed import LocalCluster
 
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0") as cluster:
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0",
+                      worker_dashboard_address="127.0.0.1:0") as cluster:
         out = tmp_path / "cluster.jsonl"
         status = _main_status("batch", *map(str, CONFORMANCE_DIRS), *map(str, SMALL_PUZZLES),
                               "--scheduler", cluster.scheduler_address, "-o", str(out), "-q")
@@ -180,14 +181,14 @@ def test_dask_scheduler_and_worker_processes(local_records: dict[str, dict], tmp
     log = open(tmp_path / "dask.log", "w")
     try:
         procs.append(subprocess.Popen(
-            [dask_cmd, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+            [dask_cmd, "scheduler", "--host", "127.0.0.1", "--port", "0", "--dashboard-address", "127.0.0.1:0",
              "--scheduler-file", str(scheduler_file)], stdout=log, stderr=log, cwd=tmp_path))
         _wait_for(scheduler_file, 60)
         address = json.loads(scheduler_file.read_text())["address"]
         assert address.startswith("tcp://127.0.0.1:")
         procs.append(subprocess.Popen(
             [dask_cmd, "worker", address, "--host", "127.0.0.1", "--nthreads", "2", "--nworkers", "1",
-             "--no-dashboard"], stdout=log, stderr=log, cwd=tmp_path))
+             "--dashboard-address", "127.0.0.1:0"], stdout=log, stderr=log, cwd=tmp_path))
         files = [str(p) for p in SMALL_PUZZLES[::3]] + [str(p) for p in sorted((CONFORMANCE / "features").glob("*.csp"))[::6]]
         files += [str(CONFORMANCE / "errors" / "syntax_missing_paren.csp")]
         done = subprocess.run([command, "batch", *files, "--scheduler", address, "-o", "remote.jsonl"],
@@ -390,7 +391,8 @@ def test_every_puzzle_in_data_on_a_local_cluster(tmp_path: Path) -> None:
     from distributed import LocalCluster
 
     out = tmp_path / "all.jsonl"
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0") as cluster:
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0",
+                      worker_dashboard_address="127.0.0.1:0") as cluster:
         assert _main_status("batch", str(DATA), "--scheduler", cluster.scheduler_address, "-o", str(out), "-q") == 0
     records = by_file(out.read_text(encoding="utf-8"))
     assert len(records) == len(batch.collect([str(DATA)])[0])
