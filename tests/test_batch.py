@@ -210,7 +210,8 @@ def test_unreachable_scheduler_is_a_usage_error(capsys: pytest.CaptureFixture) -
 
 
 def test_timeout_memory_and_errors_are_recorded_and_the_batch_goes_on(tmp_path: Path) -> None:
-    hang = ROOT / "csp" / "pentomino" / "box_5x12.csp"  # 4040 packings: counting takes many minutes
+    hang = tmp_path / "many.csp"  # 10^12 solutions: compiled at once, counted forever
+    hang.write_text("".join(f"(int x{i} 0 9)\n" for i in range(12)))
     good = CONFORMANCE / "features" / "alldiff_args.csp"
     bad = CONFORMANCE / "errors" / "syntax_missing_paren.csp"
     out = tmp_path / "r.jsonl"
@@ -220,8 +221,8 @@ def test_timeout_memory_and_errors_are_recorded_and_the_batch_goes_on(tmp_path: 
     assert time.monotonic() - started < 40
     assert status == 1
     recs = {Path(r["file"]).name: r for r in map(json.loads, out.read_text().splitlines())}
-    assert recs["box_5x12.csp"]["status"] == "timeout" and "--timeout 1.5 s" in recs["box_5x12.csp"]["error"]
-    assert isinstance(recs["box_5x12.csp"]["count"], int)  # the count so far, a lower bound
+    assert recs["many.csp"]["status"] == "timeout" and "--timeout 1.5 s" in recs["many.csp"]["error"]
+    assert recs["many.csp"]["count"] > 0  # the count so far, a lower bound
     assert recs["box_5x12.txt"]["status"] == "timeout"
     assert recs["alldiff_args.csp"]["status"] == "SATISFIABLE" and recs["alldiff_args.csp"]["count"] == 1
     assert recs["syntax_missing_paren.csp"]["status"] == "error" and recs["syntax_missing_paren.csp"]["exit"] == 3
