@@ -309,6 +309,8 @@ def record(task: Task, settings: Settings, reply: dict) -> dict:
         rec["error"] = reply.get("error")
         if rec["status"] == ERROR:
             rec["exit"] = 9  # an exception of ours: an internal error, as `csp2sat solve` would say
+            if reply.get("traceback"):  # for the bug report
+                rec["error"] = f"internal error: {rec['error']}\n{reply['traceback']}"
         if rec["status"] == MEMORY and settings.memory_mb:
             rec["error"] = f"{rec['error']} (--memory-limit {settings.memory_mb} MB)"
     if rec["status"] == TIMEOUT and settings.timeout is not None:
