@@ -267,6 +267,12 @@ def test_sandbox_contains_crashes_and_solvers_that_ignore_the_deadline(tmp_path:
     assert fine["ok"] and fine["value"] == {"twice": 42} and fine["peak_mb"] > 0
 
 
+def test_an_exception_in_a_task_is_an_internal_error_record() -> None:
+    rec = batch.execute(batch.Task("no-such-kind", "x.csp", text=""), batch.Settings())
+    assert rec["status"] == "error" and rec["exit"] == 9
+    assert rec["error"].startswith("internal error: KeyError") and "Traceback" in rec["error"]
+
+
 def test_sandbox_ends_its_task_when_the_batch_goes_away(tmp_path: Path) -> None:
     """A sandbox whose parent disappears mid-task (its request pipe closes) kills the task and exits."""
     (tmp_path / "batch_probes.py").write_text(PROBES)
