@@ -29,6 +29,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "csp2sat.commands.draw",
     "csp2sat.commands.puzzle",
     "csp2sat.commands.url",
+    "csp2sat.commands.batch",
 )
 
 EPILOG = """\

@@ -58,17 +58,20 @@ class PuzzleRun:
     values: dict[str, "int | bool"] | None = None
     unique: bool | None = None  # None: not asked (or no solution)
     facts: dict[str, "int | bool | None"] | None = None  # None: not asked (or no solution)
+    count: int | None = None  # None: not asked; 0 when there is no solution
     times: dict[str, float] = field(default_factory=dict)
     stats: dict[str, int] = field(default_factory=dict)
 
 
 def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = DEFAULT_SOLVER,
-                 file: str = "<puzzle>", facts: bool = False) -> PuzzleRun:
+                 file: str = "<puzzle>", facts: bool = False, count: bool = False) -> PuzzleRun:
     """Generate the CSP of `puzzle`, solve it and decode the answer; with `unique`, look for a second answer.
 
     With `facts`, also find which puzzle variables every solution agrees on
-    (`PuzzleRun.facts`). Times (seconds) are recorded under ``generate``,
-    ``compile`` (parse, check and compile to CNF), ``solve``, ``unique`` and ``facts``.
+    (`PuzzleRun.facts`); with `count`, count the distinct answers, judged on the
+    same puzzle variables (`PuzzleRun.count`). Times (seconds) are recorded under
+    ``generate``, ``compile`` (parse, check and compile to CNF), ``solve``,
+    ``unique``, ``facts`` and ``count``.
     """
     from pysat.solvers import Solver
 
@@ -91,6 +94,8 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
         t3 = time.perf_counter()
         run.times["solve"] = t3 - t2
         if not found:
+            if count:
+                run.count = 0
             return run
         run.values = compiled.decode(sat.get_model())
         verify_answer(model, run.values)
@@ -109,7 +114,7 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
                 with Solver(name=solver, bootstrap_with=other.clauses()) as second:
                     run.unique = not second.solve()
             run.times["unique"] = time.perf_counter() - t3
-    if facts:
+    if facts or count:
         t4 = time.perf_counter()
         names = list(recorder.used)
         view = getattr(importlib.import_module(genre.generate.__module__), "fact_view", None)
@@ -118,6 +123,11 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
             model = check(parse_text(csp + extra, file=file))
             compiled = compile_model(model)
         with open_space(compiled, model, solver, names=names) as space:
-            run.facts = space.facts()
-        run.times["facts"] = time.perf_counter() - t4
+            if facts:
+                run.facts = space.facts()
+                run.times["facts"] = time.perf_counter() - t4
+            if count:
+                t5 = time.perf_counter()
+                run.count = space.count()
+                run.times["count"] = time.perf_counter() - t5
     return run

@@ -1,0 +1,406 @@
+"""`csp2sat batch` on Dask: the same records from the local pool, a `distributed.LocalCluster` and a
+`dask scheduler` + `dask worker` pair started as processes, equal to solving each file directly;
+time-outs, memory limits, crashes and hangs recorded while the batch goes on; --resume.
+
+Sizes are kept small so that the module runs in well under a minute on two shared cores; the
+whole of data/ (every puzzle, every genre) runs in the `slow` group.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+distributed = pytest.importorskip("distributed")
+
+import csp2sat  # noqa: E402
+from cli_support import run_cli  # noqa: E402
+from csp2sat import batch  # noqa: E402
+from csp2sat.diagnostics import CspError  # noqa: E402
+from csp2sat.sandbox import run_isolated  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "data"
+CONFORMANCE = Path(__file__).resolve().parent / "conformance"
+VOLATILE = ("times", "peak_mb", "wall_s")
+
+
+def _cells(path: Path) -> int:
+    match = re.search(r"_(\d+)x(\d+)", path.stem)
+    return int(match.group(1)) * int(match.group(2)) if match else 10**6
+
+
+# The small boards of every genre but pentomino (whose boxes take ~0.5 s each; the whole of
+# data/ runs in the slow test).
+SMALL_PUZZLES = sorted(
+    p for p in DATA.glob("*/*.txt")
+    if p.name not in batch.NOT_PUZZLES and not p.name.endswith(".solution.txt") and _cells(p) <= 49
+)
+CONFORMANCE_DIRS = [CONFORMANCE / "features", CONFORMANCE / "errors", CONFORMANCE / "quirks"]
+
+
+def stable(rec: dict) -> dict:
+    """A record without its timings and memory (which differ from run to run)."""
+    return {k: v for k, v in rec.items() if k not in VOLATILE}
+
+
+def by_file(text: str) -> dict[str, dict]:
+    records = [json.loads(line) for line in text.splitlines() if line.strip()]
+    table = {rec["file"]: stable(rec) for rec in records}
+    assert len(table) == len(records), "a task was recorded twice"
+    return table
+
+
+def direct(path: str) -> dict:
+    """What solving the file directly (no batch, no Dask) gives, in the record's terms."""
+    p = Path(path)
+    if p.suffix == ".csp":
+        try:
+            result = csp2sat.solve(csp2sat.parse(path))
+        except CspError as err:
+            return {"status": "error", "exit": int(err.exit), "error": str(err)}
+        return {"status": result.status, "objective": result.objective, "answer": result.values}
+    from csp2sat.generators.base import genre
+    from csp2sat.generators.run import solve_puzzle
+
+    g = genre(p.parent.name)
+    puzzle = g.read(p.read_text(encoding="utf-8"))
+    run = solve_puzzle(g, puzzle, file=path)
+    return {"status": "SATISFIABLE" if run.solution is not None else "UNSATISFIABLE",
+            "answer": g.render(puzzle, run.solution, "answer") if run.solution is not None else None}
+
+
+def check_against_direct(records: dict[str, dict]) -> None:
+    for file, rec in records.items():
+        want = direct(file)
+        got = {k: rec[k] for k in want}
+        assert got == want, file
+
+
+def _expected_status() -> dict[str, str]:
+    """File -> status recorded from Sugar 2.3.3 (features, errors) as an independent cross-check."""
+    table = {}
+    for folder in ("features", "errors"):
+        data = json.loads((CONFORMANCE / folder / "expected.json").read_text(encoding="utf-8"))
+        for name, rec in data.items():
+            table[os.path.normpath(CONFORMANCE / folder / name)] = "error" if rec["status"] == "ERROR" else rec["status"]
+    return table
+
+
+@pytest.fixture(scope="module")
+def local_records(tmp_path_factory) -> dict[str, dict]:
+    """The batch of every conformance file and the small puzzles, on the default local pool."""
+    out = tmp_path_factory.mktemp("local") / "results.jsonl"
+    status = _main_status("batch", *map(str, CONFORMANCE_DIRS), *map(str, SMALL_PUZZLES),
+                          "--jobs", "2", "-o", str(out), "-q")
+    assert status == 1  # the errors/ folder: bad input recorded as status "error"
+    return by_file(out.read_text(encoding="utf-8"))
+
+
+def _main_status(*argv: str) -> int:
+    from csp2sat.cli import main
+
+    return int(main(list(argv)))
+
+
+def test_collect_walks_folders_and_names_genres() -> None:
+    tasks, skipped = batch.collect([str(DATA / "hashi"), str(CONFORMANCE / "sugar-examples" / "nqueens-8.csp")])
+    kinds = {(t.kind, t.genre) for t in tasks}
+    assert kinds == {("puzzle", "hashi"), ("csp", None)}
+    names = {Path(t.file).name for t in tasks}
+    assert "sugar_hashiwokakero-0_7x7.txt" in names and "nqueens-8.csp" in names
+    assert not any(n.endswith(".solution.txt") or n == "sources.txt" for n in names)
+    assert any(s.endswith("sources.txt") for s in skipped) and any(s.endswith("index.tsv") for s in skipped)
+    forced, _ = batch.collect([str(DATA / "hashi")], genre="slitherlink")
+    assert {t.genre for t in forced} == {"slitherlink"}
+    with pytest.raises(batch.CollectError, match="not a .csp file"):
+        batch.collect([str(ROOT / "README.md")])
+    with pytest.raises(batch.CollectError, match="no such file"):
+        batch.collect([str(ROOT / "no-such-dir")])
+
+
+def test_local_pool_equals_direct_solving(local_records: dict[str, dict]) -> None:
+    expected = _expected_status()
+    assert len(local_records) == sum(1 for d in CONFORMANCE_DIRS for _ in d.glob("*.csp")) + len(SMALL_PUZZLES)
+    for file, rec in local_records.items():
+        if file in expected:
+            assert rec["status"] == expected[file], file
+        if rec["kind"] == "puzzle":
+            assert rec["status"] == "SATISFIABLE" and rec["cnf"]["clauses"] is not None, file
+    check_against_direct(local_records)
+
+
+def test_local_cluster_gives_the_same_records(local_records: dict[str, dict], tmp_path: Path) -> None:
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0",
+                      worker_dashboard_address="127.0.0.1:0") as cluster:
+        out = tmp_path / "cluster.jsonl"
+        status = _main_status("batch", *map(str, CONFORMANCE_DIRS), *map(str, SMALL_PUZZLES),
+                              "--scheduler", cluster.scheduler_address, "-o", str(out), "-q")
+    assert status == 1
+    assert by_file(out.read_text(encoding="utf-8")) == local_records
+
+
+def _wait_for(path: Path, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while not path.exists() or not path.read_text().strip():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{path} did not appear within {seconds} s")
+        time.sleep(0.1)
+
+
+def _stop(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def test_dask_scheduler_and_worker_processes(local_records: dict[str, dict], tmp_path: Path) -> None:
+    """The README's recipe: `dask scheduler`, `dask worker`, then the installed command from another directory."""
+    bin_dir = Path(sys.executable).parent
+    dask_cmd = shutil.which("dask", path=str(bin_dir)) or shutil.which("dask")
+    command = shutil.which("csp2sat", path=str(bin_dir))
+    if dask_cmd is None or command is None:
+        pytest.skip("the dask and csp2sat commands are not installed beside this Python")
+    scheduler_file = tmp_path / "scheduler.json"
+    procs: list[subprocess.Popen] = []
+    log = open(tmp_path / "dask.log", "w")
+    try:
+        procs.append(subprocess.Popen(
+            [dask_cmd, "scheduler", "--host", "127.0.0.1", "--port", "0", "--dashboard-address", "127.0.0.1:0",
+             "--scheduler-file", str(scheduler_file)], stdout=log, stderr=log, cwd=tmp_path))
+        _wait_for(scheduler_file, 60)
+        address = json.loads(scheduler_file.read_text())["address"]
+        assert address.startswith("tcp://127.0.0.1:")
+        procs.append(subprocess.Popen(
+            [dask_cmd, "worker", address, "--host", "127.0.0.1", "--nthreads", "2", "--nworkers", "1",
+             "--dashboard-address", "127.0.0.1:0"], stdout=log, stderr=log, cwd=tmp_path))
+        files = [str(p) for p in SMALL_PUZZLES[::3]] + [str(p) for p in sorted((CONFORMANCE / "features").glob("*.csp"))[::6]]
+        files += [str(CONFORMANCE / "errors" / "syntax_missing_paren.csp")]
+        done = subprocess.run([command, "batch", *files, "--scheduler", address, "-o", "remote.jsonl"],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    finally:
+        for process in reversed(procs):
+            _stop(process)
+        log.close()
+    assert done.returncode == 1, done.stderr  # the syntax error is recorded as a failed task
+    assert "total" in done.stderr and "error" in done.stderr
+    remote = by_file((tmp_path / "remote.jsonl").read_text(encoding="utf-8"))
+    assert remote == {f: local_records[os.path.normpath(f)] for f in files}
+
+
+def test_unreachable_scheduler_is_a_usage_error(capsys: pytest.CaptureFixture) -> None:
+    status, _, err = run_cli(capsys, "batch", str(CONFORMANCE / "features" / "cmp_eq.csp"),
+                             "--scheduler", "tcp://127.0.0.1:9", "-q")
+    assert status == 2 and "cannot reach the Dask scheduler" in err
+
+
+def test_timeout_memory_and_errors_are_recorded_and_the_batch_goes_on(tmp_path: Path) -> None:
+    hang = tmp_path / "many.csp"  # 10^12 solutions: compiled at once, counted forever
+    hang.write_text("".join(f"(int x{i} 0 9)\n" for i in range(12)))
+    good = CONFORMANCE / "features" / "alldiff_args.csp"
+    bad = CONFORMANCE / "errors" / "syntax_missing_paren.csp"
+    out = tmp_path / "r.jsonl"
+    started = time.monotonic()
+    status = _main_status("batch", str(hang), str(good), str(bad), str(DATA / "pentomino" / "box_5x12.txt"),
+                          "--mode", "count", "--timeout", "1.5", "-o", str(out), "-q")
+    assert time.monotonic() - started < 40
+    assert status == 1
+    recs = {Path(r["file"]).name: r for r in map(json.loads, out.read_text().splitlines())}
+    assert recs["many.csp"]["status"] == "timeout" and "--timeout 1.5 s" in recs["many.csp"]["error"]
+    assert recs["many.csp"]["count"] > 0  # the count so far, a lower bound
+    assert recs["box_5x12.txt"]["status"] == "timeout"
+    assert recs["alldiff_args.csp"]["status"] == "SATISFIABLE" and recs["alldiff_args.csp"]["count"] == 1
+    assert recs["syntax_missing_paren.csp"]["status"] == "error" and recs["syntax_missing_paren.csp"]["exit"] == 3
+    assert recs["syntax_missing_paren.csp"]["error"].startswith(f"{bad}:3:")
+
+    out2 = tmp_path / "m.jsonl"
+    big = CONFORMANCE / "sugar-examples" / "nqueens-200.csp"  # ~170 MB to compile and solve
+    status = _main_status("batch", str(big), str(good), "--memory-limit", "120", "-o", str(out2), "-q")
+    assert status == 1
+    recs = {Path(r["file"]).name: r for r in map(json.loads, out2.read_text().splitlines())}
+    assert recs["nqueens-200.csp"]["status"] == "memory", recs["nqueens-200.csp"]
+    assert "--memory-limit 120 MB" in recs["nqueens-200.csp"]["error"]
+    assert recs["alldiff_args.csp"]["status"] == "SATISFIABLE"
+
+
+# Functions the sandbox runs in the crash and hang tests (imported there by module name).
+PROBES = '''
+import os, signal, time
+def crash(arg): os.abort()
+def ignore_sigint(arg):
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    time.sleep(arg)
+    return "finished"
+def answer(arg): return {"twice": 2 * arg}
+def leave(arg): os._exit(3)
+'''
+
+
+def test_sandbox_contains_crashes_and_solvers_that_ignore_the_deadline(tmp_path: Path, monkeypatch) -> None:
+    (tmp_path / "batch_probes.py").write_text(PROBES)
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    preload = ("batch_probes",)  # a sandbox of its own, started with this PYTHONPATH
+    crashed = run_isolated("batch_probes:crash", None, preload=preload)
+    assert crashed["failure"] == "crash" and "SIGABRT" in crashed["error"]
+    left = run_isolated("batch_probes:leave", None, preload=preload)
+    assert left["failure"] == "crash" and "status 3" in left["error"]
+    started = time.monotonic()
+    stuck = run_isolated("batch_probes:ignore_sigint", 60, timeout=0.5, preload=preload)
+    assert stuck["failure"] == "timeout" and "killed" in stuck["error"]
+    assert time.monotonic() - started < 0.5 + 2 * 2.0 + 5  # deadline + grace, with room for a busy machine
+    fine = run_isolated("batch_probes:answer", 21, preload=preload)  # the same sandbox serves on
+    assert fine["ok"] and fine["value"] == {"twice": 42} and fine["peak_mb"] > 0
+
+
+def test_an_exception_in_a_task_is_an_internal_error_record() -> None:
+    rec = batch.execute(batch.Task("no-such-kind", "x.csp", text=""), batch.Settings())
+    assert rec["status"] == "error" and rec["exit"] == 9
+    assert rec["error"].startswith("internal error: KeyError") and "Traceback" in rec["error"]
+
+
+def test_sandbox_ends_its_task_when_the_batch_goes_away(tmp_path: Path) -> None:
+    """A sandbox whose parent disappears mid-task (its request pipe closes) kills the task and exits."""
+    (tmp_path / "batch_probes.py").write_text(PROBES)
+    env = dict(os.environ, PYTHONPATH=str(tmp_path))
+    sandbox = subprocess.Popen([sys.executable, "-m", "csp2sat.sandbox", "batch_probes"], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, env=env, start_new_session=True)
+    try:
+        request = {"call": "batch_probes:ignore_sigint", "arg": 120, "timeout": None, "memory_mb": None}
+        sandbox.stdin.write((json.dumps(request) + "\n").encode())
+        sandbox.stdin.flush()
+        time.sleep(1.0)
+        children = subprocess.run(["ps", "-o", "pid=", "--ppid", str(sandbox.pid)], capture_output=True, text=True)
+        child_pids = [int(p) for p in children.stdout.split()]
+        assert len(child_pids) == 1
+        sandbox.stdin.close()
+        assert sandbox.wait(timeout=10) == 0
+        with pytest.raises(ProcessLookupError):
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline:
+                os.kill(child_pids[0], 0)
+                time.sleep(0.05)
+    finally:
+        if sandbox.poll() is None:
+            sandbox.kill()
+            sandbox.wait()
+
+
+def test_resume_runs_only_what_is_missing(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    files = [str(p) for p in sorted((CONFORMANCE / "features").glob("cmp_*.csp"))]
+    assert len(files) >= 6
+    out = tmp_path / "r.jsonl"
+    assert run_cli(capsys, "batch", *files[:4], "-o", str(out), "-q")[0] == 0
+    lines = out.read_text().splitlines()
+    # Lose one record and leave a line cut short, as a Ctrl-C or a full disk would.
+    out.write_text("\n".join(lines[:3]) + "\n" + lines[3][:25])
+    status, _, err = run_cli(capsys, "batch", *files, "-o", str(out), "--resume")
+    assert status == 0
+    assert f"{len(files)} tasks, 3 already in {out}; running {len(files) - 3}" in err
+    assert "1 line(s) are not records" in err
+    records, bad = batch.read_results(str(out))
+    assert bad == 1 and sorted(r["file"] for r in records) == sorted(files)
+    status, _, err = run_cli(capsys, "batch", *files, "-o", str(out), "--resume")
+    assert status == 0 and f"running 0" in err
+    status, _, err = run_cli(capsys, "batch", files[0], "--resume")
+    assert status == 2 and "--resume needs the results file" in err
+
+
+def test_modes_on_puzzles_and_csp(tmp_path: Path) -> None:
+    multi = DATA / "nurikabe" / "cspuz_6x6_multi.txt"
+    unique = DATA / "slitherlink" / "pzprjs_5x5.txt"
+    queens = CONFORMANCE / "sugar-examples" / "nqueens-8.csp"
+    opt = CONFORMANCE / "features" / "objective_minimize.csp"
+    results = {}
+    for mode in ("unique", "facts", "count"):
+        out = tmp_path / f"{mode}.jsonl"
+        files = [multi, unique, opt] + ([queens] if mode != "facts" else [])
+        assert _main_status("batch", *map(str, files), "--mode", mode, "-o", str(out), "-q") == 0
+        results[mode] = {Path(r["file"]).name: r for r in map(json.loads, out.read_text().splitlines())}
+    assert results["unique"]["cspuz_6x6_multi.txt"]["unique"] is False
+    assert results["unique"]["pzprjs_5x5.txt"]["unique"] is True
+    assert results["unique"]["nqueens-8.csp"]["unique"] is False
+    assert results["count"]["nqueens-8.csp"]["count"] == 92
+    assert results["count"]["pzprjs_5x5.txt"]["count"] == 1
+    assert results["count"]["cspuz_6x6_multi.txt"]["count"] >= 2
+    facts = results["facts"]["cspuz_6x6_multi.txt"]["facts"]
+    assert None in facts.values() and any(v is not None for v in facts.values())
+    assert None not in results["facts"]["pzprjs_5x5.txt"]["facts"].values()
+    for mode in ("unique", "facts", "count"):
+        assert results[mode]["objective_minimize.csp"]["status"] == "OPTIMUM FOUND"
+
+
+def test_genre_and_solver_options(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    board = tmp_path / "boards" / "b1.txt"  # a folder that names no genre
+    board.parent.mkdir()
+    shutil.copy(DATA / "slitherlink" / "pzprjs_5x5.txt", board)
+    status, _, err = run_cli(capsys, "batch", str(board.parent))
+    assert status == 0 and "0 tasks (1 other file skipped); running 0" in err  # not a puzzle of a known genre
+    out = tmp_path / "r.jsonl"
+    status, _, _ = run_cli(capsys, "batch", str(board.parent), "--genre", "slitherlink", "--solver", "glucose4",
+                           "-o", str(out), "-q")
+    rec = json.loads(out.read_text())
+    assert status == 0 and rec["genre"] == "slitherlink" and rec["status"] == "SATISFIABLE"
+    assert rec["answer"] == direct(str(DATA / "slitherlink" / "pzprjs_5x5.txt"))["answer"]  # unique board
+    status, _, err = run_cli(capsys, "batch", str(board), "-q")
+    assert status == 2 and "--genre" in err
+    status, _, err = run_cli(capsys, "batch", str(board), "--genre", "sudoku", "-q")
+    assert status == 2 and "unknown genre" in err
+    status, _, err = run_cli(capsys, "batch", str(board), "--genre", "slitherlink", "--solver", "nosuch", "-q")
+    assert status == 2 and "unknown SAT solver" in err
+
+
+def test_progress_bar_on_a_terminal(tmp_path: Path) -> None:
+    """On a terminal (a pseudo-terminal here) the bar shows done, failed, timed out, rate and ETA."""
+    import pty
+
+    command = shutil.which("csp2sat", path=str(Path(sys.executable).parent))
+    if command is None:
+        pytest.skip("the csp2sat command is not installed beside this Python")
+    files = [str(CONFORMANCE / "features" / "cmp_eq.csp"), str(CONFORMANCE / "errors" / "syntax_missing_paren.csp")]
+    pid, fd = pty.fork()
+    if pid == 0:  # pragma: no cover - the child becomes the command
+        os.chdir(tmp_path)
+        os.execv(command, [command, "batch", *files, "-o", "r.jsonl"])
+    output = b""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            data = os.read(fd, 4096)
+        except OSError:
+            break
+        if not data:
+            break
+        output += data
+    _, status = os.waitpid(pid, 0)
+    text = output.decode(errors="replace")
+    assert os.WEXITSTATUS(status) == 1
+    for word in ("2/2", "failed 1", "timed out 0", "tasks/s", "ETA"):
+        assert word in text, text
+
+
+@pytest.mark.slow
+def test_every_puzzle_in_data_on_a_local_cluster(tmp_path: Path) -> None:
+    from distributed import LocalCluster
+
+    out = tmp_path / "all.jsonl"
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0",
+                      worker_dashboard_address="127.0.0.1:0") as cluster:
+        assert _main_status("batch", str(DATA), "--scheduler", cluster.scheduler_address, "-o", str(out), "-q") == 0
+    records = by_file(out.read_text(encoding="utf-8"))
+    assert len(records) == len(batch.collect([str(DATA)])[0])
+    check_against_direct(records)
