@@ -100,9 +100,36 @@ def _folder_genre(path: str) -> str | None:
     return folder
 
 
+def _read_url_list(path: str, genre: str | None) -> list[Task] | None:
+    """A text file whose every entry (non-blank line, ``#`` comments aside) is a puzz.link URL: a task per URL."""
+    if not path.endswith((".txt", ".urls")) or os.path.basename(path) in NOT_PUZZLES:
+        return None
+    from csp2sat.generators.puzzlink import PuzzleError, genre_of_url, looks_like_url
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None  # not a URL list; the puzzle reader reports what is wrong with it
+    entries = [(number, line.strip()) for number, line in enumerate(lines, 1)
+               if line.strip() and not line.strip().startswith("#")]
+    if not entries or not all(looks_like_url(url) for _, url in entries):
+        return None
+    tasks = []
+    for number, url in entries:
+        chosen = genre
+        if chosen is None:
+            try:
+                chosen = genre_of_url(url)
+            except PuzzleError:
+                chosen = None  # the task's record says what is wrong with the URL
+        tasks.append(Task("url", path, number, chosen, url))
+    return tasks
+
+
 # Each reader says whether a file is its kind of input and which tasks it holds; the first
-# that answers wins. A puzz.link URL list would be one more reader here.
-READERS: list[Callable[[str, str | None], list[Task] | None]] = [_read_csp, _read_puzzle]
+# that answers wins (a URL list before the puzzle reader: both are .txt files).
+READERS: list[Callable[[str, str | None], list[Task] | None]] = [_read_csp, _read_url_list, _read_puzzle]
 
 
 def collect(paths: Iterable[str], genre: str | None = None) -> tuple[list[Task], list[str]]:
@@ -268,6 +295,21 @@ def _run_puzzle(task: Task, settings: Settings) -> dict:
     }
 
 
+def _run_url(task: Task, settings: Settings) -> dict:
+    """One puzz.link URL of a URL list: decoded to the genre's board text, then solved as a puzzle file."""
+    from csp2sat.commands._puzzles import lookup
+    from csp2sat.diagnostics import CspError, Exit
+    from csp2sat.generators.puzzlink import PuzzleError, genre_of_url, url_to_text
+
+    where = f"{task.file}:{task.item}"
+    try:
+        genre = lookup(task.genre).name if task.genre else genre_of_url(task.text or "")
+        text = url_to_text(task.text or "", genre)
+    except PuzzleError as err:
+        raise CspError(str(err), file=where, exit=Exit.SYNTAX) from None
+    return _run_puzzle(Task("puzzle", where, None, genre, text), settings)
+
+
 def _cnf(stats: dict) -> dict | None:
     if "cnf_vars" not in stats:
         return None
@@ -275,7 +317,7 @@ def _cnf(stats: dict) -> dict | None:
 
 
 # How each kind of task is run; a new kind of input whose text needs a step of its own adds one.
-RUNNERS: dict[str, Callable[[Task, Settings], dict]] = {"csp": _run_csp, "puzzle": _run_puzzle}
+RUNNERS: dict[str, Callable[[Task, Settings], dict]] = {"csp": _run_csp, "puzzle": _run_puzzle, "url": _run_url}
 
 
 # -- on the worker: one task in the sandbox, its record -----------------------------------
