@@ -264,8 +264,8 @@ def check(puzzle: Fillmat, sizes: list[list[int]]) -> list[Violation]:
         straight = len({r for r, _ in cells}) == 1 or len({c for _, c in cells}) == 1
         if len(cells) != size or not straight:
             found.append(Violation(
-                f"blocks are straight lines of as many cells as their size and blocks of equal size never touch, "
-                f"and here {len(cells)} cells of size {size} touch" + ("" if straight else " (not in a line)"),
+                "blocks are straight lines of as many cells as their size and blocks of equal size never touch, "
+                f"and here {len(cells)} cell(s) of size {size} form one block" + ("" if straight else " (not in a line)"),
                 f"the block at {cell_name(*cells[0])}"))
         clues = [cell for cell in cells if cell in puzzle.clues]
         if len(clues) > 1:

@@ -169,7 +169,7 @@ def check(p: Hashi, s: dict[Bridge, int]) -> list[Violation]:
         want = p.islands[pos]
         if want is not None and count[pos] != want:
             found.append(Violation(f"the island {want} must have {want} bridges, and it has {count[pos]}",
-                                   f"island {cell_name(*pos)}"))
+                                   f"the island at {cell_name(*pos)}"))
     lines = list(s)
     for h in lines:
         for v in lines:
@@ -189,7 +189,7 @@ def check(p: Hashi, s: dict[Bridge, int]) -> list[Violation]:
     apart = [pos for pos in sorted(p.islands) if find(pos) != find(first)]
     if apart:
         found.append(Violation(f"all islands are connected, and {len(apart)} cannot be reached from "
-                               f"island {first[0]},{first[1]}", f"island {cell_name(*apart[0])}"))
+                               f"island {first[0]},{first[1]}", f"the island at {cell_name(*apart[0])}"))
     return found
 
 

@@ -189,6 +189,8 @@ def check(puzzle: Shikaku, labels: list[list[int]]) -> list[Violation]:
                 found.append(Violation("rectangles do not overlap, and two cover this cell", cell_name(r, c)))
             else:
                 regions.setdefault(label, []).append((r, c))
+    if found:  # rectangles cut by overlaps are no longer what was placed: the overlaps say it all
+        return found
     areas = {(clue.row, clue.col): clue.area for clue in puzzle.clues}
     for cells in regions.values():
         top, left = min(r for r, _ in cells), min(c for _, c in cells)
