@@ -184,3 +184,33 @@ def read_log(text: str) -> dict[str, "int | bool"]:
     if not seen_answer:
         raise PuzzleError("the log holds no answer (no 'a' lines)")
     return values
+
+
+def read_answers(text: str) -> tuple[list[dict[str, "int | bool"]], bool]:
+    """Every answer in a Sugar-format log, in order, and whether the log is an optimisation's.
+
+    An answer is a run of ``a NAME VALUE`` lines ended by a lone ``a`` (or by an
+    ``s``/``o``/``c`` line or the end of the log). A log of ``solve --all`` or of
+    ``--unique`` with two solutions holds several answers; an optimisation log
+    (``o`` lines) holds improving ones, of which the last is the best. Errors as
+    `read_log`, which reads the lines first.
+    """
+    read_log(text)  # the same errors, with positions
+    answers: list[dict[str, int | bool]] = []
+    current: dict[str, int | bool] = {}
+    optimising = False
+    for raw in text.splitlines():
+        parts = raw.split()
+        if not parts:
+            continue
+        if parts[0] == "a" and len(parts) == 3:
+            word = parts[2]
+            current[parts[1]] = word == "true" if word in ("true", "false") else int(word)
+            continue
+        optimising = optimising or parts[0] == "o"
+        if parts[0] in ("a", "s", "o", "c") and current:
+            answers.append(current)
+            current = {}
+    if current:
+        answers.append(current)
+    return answers, optimising

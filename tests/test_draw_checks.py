@@ -219,3 +219,42 @@ def test_pentomino_checker_shapes_and_cover() -> None:
     packed[3] = packed[3][:3] + packed[3][2] + packed[3][4:]  # a piece reaches into the blocked centre
     found = _rules(P.check(centre, packed))
     assert "cell row 3, column 3: blocked cells stay empty, and this one is covered" in found
+
+
+# ---------------------------------------------------------------- logs with several answers
+
+
+def test_a_log_with_several_answers_draws_each_or_the_chosen_one(tmp_path: Path, capsys) -> None:
+    # Before: only the last answer of a --unique (MULTIPLE) or --all log was drawn, silently.
+    board = str(DATA / "nurikabe/cspuz_6x6_multi.txt")
+    csp = tmp_path / "multi.csp"
+    assert cli.main(["gen", "nurikabe", board, "-o", str(csp)]) == 0
+    log = tmp_path / "all.log"
+    assert cli.main(["solve", "--all", str(csp)]) == 0
+    log.write_text(capsys.readouterr().out)
+    assert cli.main(["draw", "nurikabe", board, str(log), "-f", "answer"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("# answer ") == 3 and "# answer 3 of 3\n" in out
+    assert cli.main(["draw", "nurikabe", board, str(log), "-f", "answer", "--answer", "2"]) == 0
+    second = capsys.readouterr().out
+    assert "#" in second and "answer" not in second and second in out
+    assert cli.main(["draw", "nurikabe", board, str(log), "-f", "svg"]) == Exit.USAGE
+    assert "choose it with --answer K" in capsys.readouterr().err
+    assert cli.main(["draw", "nurikabe", board, str(log), "--answer", "4"]) == Exit.USAGE
+    assert "the log holds 3 answer(s)" in capsys.readouterr().err
+
+
+def test_an_optimisation_log_draws_its_last_answer(tmp_path: Path, capsys) -> None:
+    board = str(DATA / "slitherlink/cspuz_4x4.txt")
+    right = _printed_answer("slitherlink", "slitherlink/cspuz_4x4.txt")
+    wrong = {**right, "h_0_0": 1 - right["h_0_0"]}
+    log = tmp_path / "opt.log"
+    log.write_text(_log(wrong).replace("s SATISFIABLE\n", "s SATISFIABLE\no 2\n")
+                   + _log(right).replace("s SATISFIABLE\n", "o 1\n") + "s OPTIMUM FOUND\n")
+    assert cli.main(["draw", "slitherlink", board, str(log)]) == 0
+    assert "# answer" not in capsys.readouterr().out
+
+
+def test_puzzle_and_log_cannot_both_be_stdin(capsys) -> None:
+    assert cli.main(["draw", "masyu", "-", "-"]) == Exit.USAGE
+    assert "cannot both come from stdin" in capsys.readouterr().err

@@ -10,7 +10,7 @@ from csp2sat.commands._puzzles import (
     add_format_arguments, add_genre_arguments, lookup, puzzle_error, read_puzzle, read_stdin,
 )
 from csp2sat.diagnostics import CspError, Exit
-from csp2sat.generators.base import PuzzleError, read_log
+from csp2sat.generators.base import PuzzleError, read_answers
 
 NAME = "draw"
 HELP = "draw the solution in a Sugar log on the puzzle board (text, answer format or SVG)"
@@ -24,6 +24,10 @@ The answer is checked against the puzzle's rules first (clues, one loop, connect
 ...; a check written from the rules, not the encoding). A log of another board or a
 broken answer is not drawn: each broken rule is reported as 'LOG: error: WHERE: RULE' and
 the exit status is 8. --force draws it anyway, marked NOT A SOLUTION (status still 8).
+
+A log with several answers (solve --all, or --unique finding two) is drawn answer by
+answer, each under a '# answer K of N' line; --answer K draws only the K-th (SVG needs
+one answer). Of an optimisation log ('o' lines) the last, best answer is drawn.
 
 formats:
   drawing   a terminal picture (loops with + - |, bridges with === --- # |, regions with borders)
@@ -43,10 +47,12 @@ solution of this puzzle (a rule broken, or a puzzle variable missing or out of r
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """GENRE PUZZLE LOG [--format F] [-o FILE] [--force]."""
+    """GENRE PUZZLE LOG [--format F] [-o FILE] [--answer K] [--force]."""
     add_genre_arguments(parser)
     parser.add_argument("log", metavar="LOG", help="solution log in Sugar's format, - for stdin")
     add_format_arguments(parser)
+    parser.add_argument("--answer", type=int, metavar="K",
+                        help="draw only the K-th answer of a log with several (1 = the first)")
     parser.add_argument("--force", action="store_true",
                         help="draw an answer that breaks the puzzle's rules anyway, marked NOT A SOLUTION")
 
@@ -54,30 +60,48 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Read, decode, check against the rules and render."""
     genre = lookup(args.genre)
+    if args.puzzle == "-" and args.log == "-":
+        raise CspError("the puzzle and the log cannot both come from stdin (-)", file="csp2sat", exit=Exit.USAGE)
     puzzle = read_puzzle(genre, args.puzzle)
     log = read_stdin() if args.log == "-" else read_text(args.log)
     log_name = "<stdin>" if args.log == "-" else args.log
     try:
-        values = read_log(log)
+        answers, optimising = read_answers(log)
     except PuzzleError as err:
         raise puzzle_error(err, log_name) from None
-    try:
-        solution = genre.decode(puzzle, values)
-    except PuzzleError as err:  # a value the puzzle cannot have: nothing to draw
-        raise CspError(f"the log does not fit this puzzle: {err.message}", file=log_name, exit=Exit.VERIFY) from None
-    broken = genre.check(puzzle, solution)
-    for violation in broken:
-        print(f"{log_name}: error: {violation}", file=sys.stderr)
-    if broken:
-        print(f"{log_name}: error: the answer breaks {len(broken)} rule(s) of {genre.name}: not a solution of "
-              f"{args.puzzle}" + ("" if args.force else " (--force draws it anyway)"), file=sys.stderr)
-        if not args.force:
-            return Exit.VERIFY
-    text = genre.render(puzzle, solution, args.format)
-    if broken:
-        text = mark_not_a_solution(text, args.format, len(broken))
-    write_output(args.output, lambda out: out.write(text))
-    return Exit.VERIFY if broken else Exit.OK
+    if optimising:
+        answers = answers[-1:]
+    picked = range(1, len(answers) + 1)
+    if args.answer is not None:
+        if not 1 <= args.answer <= len(answers):
+            raise CspError(f"--answer {args.answer}: the log holds {len(answers)} answer(s)", file="csp2sat",
+                           exit=Exit.USAGE)
+        picked = range(args.answer, args.answer + 1)
+    if len(picked) > 1 and args.format == "svg":
+        raise CspError(f"the log holds {len(picked)} answers and an SVG picture shows one: choose it with --answer K",
+                       file="csp2sat", exit=Exit.USAGE)
+    texts, any_broken = [], False
+    for k in picked:
+        where = log_name if len(answers) == 1 else f"{log_name}: answer {k}"
+        try:
+            solution = genre.decode(puzzle, answers[k - 1])
+        except PuzzleError as err:  # a value the puzzle cannot have: nothing to draw
+            raise CspError(f"the log does not fit this puzzle: {err.message}", file=where, exit=Exit.VERIFY) from None
+        broken = genre.check(puzzle, solution)
+        for violation in broken:
+            print(f"{where}: error: {violation}", file=sys.stderr)
+        if broken:
+            any_broken = True
+            print(f"{where}: error: the answer breaks {len(broken)} rule(s) of {genre.name}: not a solution of "
+                  f"{args.puzzle}" + ("" if args.force else " (--force draws it anyway)"), file=sys.stderr)
+        text = genre.render(puzzle, solution, args.format)
+        if broken:
+            text = mark_not_a_solution(text, args.format, len(broken))
+        texts.append(text if len(picked) == 1 else f"# answer {k} of {len(answers)}\n{text}")
+    if any_broken and not args.force:
+        return Exit.VERIFY
+    write_output(args.output, lambda out: out.write("".join(texts)))
+    return Exit.VERIFY if any_broken else Exit.OK
 
 
 def mark_not_a_solution(text: str, fmt: str, count: int) -> str:
