@@ -258,3 +258,11 @@ def test_an_optimisation_log_draws_its_last_answer(tmp_path: Path, capsys) -> No
 def test_puzzle_and_log_cannot_both_be_stdin(capsys) -> None:
     assert cli.main(["draw", "masyu", "-", "-"]) == Exit.USAGE
     assert "cannot both come from stdin" in capsys.readouterr().err
+
+
+def test_puzzle_text_from_stdin_is_named_stdin_in_messages(monkeypatch, capsys) -> None:
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("1..\n...\n..1\n"))
+    assert cli.main(["puzzle", "hashi", "-"]) == Exit.SYNTAX
+    assert capsys.readouterr().err.startswith("<stdin>:1:1: error: island 1 is impossible")

@@ -37,7 +37,12 @@ def read_puzzle(g: Genre, path: str) -> Any:
     try:
         return g.read(text)
     except PuzzleError as err:
-        raise puzzle_error(err, path) from None
+        raise puzzle_error(err, display_name(path)) from None
+
+
+def display_name(path: str) -> str:
+    """How messages name a file argument: ``<stdin>`` for ``-``."""
+    return "<stdin>" if path == "-" else path
 
 
 def read_stdin() -> str:

@@ -7,7 +7,7 @@ import sys
 
 from csp2sat.commands._common import read_text, write_output
 from csp2sat.commands._puzzles import (
-    add_format_arguments, add_genre_arguments, lookup, puzzle_error, read_puzzle, read_stdin,
+    add_format_arguments, add_genre_arguments, display_name, lookup, puzzle_error, read_puzzle, read_stdin,
 )
 from csp2sat.diagnostics import CspError, Exit
 from csp2sat.generators.base import PuzzleError, read_answers
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         raise CspError("the puzzle and the log cannot both come from stdin (-)", file="csp2sat", exit=Exit.USAGE)
     puzzle = read_puzzle(genre, args.puzzle)
     log = read_stdin() if args.log == "-" else read_text(args.log)
-    log_name = "<stdin>" if args.log == "-" else args.log
+    log_name = display_name(args.log)
     try:
         answers, optimising = read_answers(log)
     except PuzzleError as err:
@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         if broken:
             any_broken = True
             print(f"{where}: error: the answer breaks {len(broken)} rule(s) of {genre.name}: not a solution of "
-                  f"{args.puzzle}" + ("" if args.force else " (--force draws it anyway)"), file=sys.stderr)
+                  f"{display_name(args.puzzle)}" + ("" if args.force else " (--force draws it anyway)"), file=sys.stderr)
         text = genre.render(puzzle, solution, args.format)
         if broken:
             text = mark_not_a_solution(text, args.format, len(broken))
