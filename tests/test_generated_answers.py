@@ -20,7 +20,7 @@ import pytest
 
 from csp2sat import cli
 from csp2sat.generators.base import genre, is_printed, read_log
-from csp2sat.generators.run import solve_puzzle
+from csp2sat.generators.run import RecordingValues, solve_puzzle
 from scripts.regen_csp import CSP, GENRE_DIRS, puzzle_files
 from tests.genre_support import statuses
 
@@ -115,3 +115,22 @@ def test_count_all_and_facts_of_the_generated_file_are_the_puzzle_solutions(boar
     puzzle_facts = solve_puzzle(kind, puzzle, facts=True).facts
     assert set(puzzle_facts) == set(facts)
     assert {n for n, v in puzzle_facts.items() if v is None} == {n for n, v in facts.items() if v == "?"}
+
+
+# One small board per genre for the naming convention.
+FIRST = {name: next(path for n, path in BOARDS if n == name) for name in GENRE_DIRS}
+
+
+@pytest.mark.parametrize("name", sorted(GENRE_DIRS))
+def test_the_printed_variables_are_exactly_what_the_decoder_reads(name: str) -> None:
+    """The hiding convention (generators.base): printed = the answer, everything else starts with '_'."""
+    from csp2sat import parse
+
+    kind = genre(name)
+    puzzle = kind.read(FIRST[name].read_text(encoding="utf-8"))
+    model = parse(kind.generate(puzzle))
+    printed = {v.name for v in model.printed_int_vars()} | {v.name for v in model.printed_bool_vars()}
+    run = solve_puzzle(kind, puzzle)
+    recorder = RecordingValues(run.values)
+    kind.decode(puzzle, recorder)
+    assert set(recorder.used) == printed
