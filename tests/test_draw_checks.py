@@ -266,3 +266,46 @@ def test_puzzle_text_from_stdin_is_named_stdin_in_messages(monkeypatch, capsys) 
     monkeypatch.setattr("sys.stdin", io.StringIO("1..\n...\n..1\n"))
     assert cli.main(["puzzle", "hashi", "-"]) == Exit.SYNTAX
     assert capsys.readouterr().err.startswith("<stdin>:1:1: error: island 1 is impossible")
+
+
+# ---------------------------------------------------------------- the checkers accept the published solutions
+
+
+def _published(genre_dir: str) -> list[str]:
+    return sorted(p.name[: -len(".solution.txt")] for p in (DATA / genre_dir).glob("*.solution.txt"))
+
+
+def _solution_object(name: str, puzzle, answer: str):
+    """A data/ NAME.solution.txt read into the genre's solution object, without any solver."""
+    from tests.loop_genre_support import bridge_values
+    from tests.test_masyu import values_of as masyu_values
+    from tests.test_slitherlink import values_of as slitherlink_values
+
+    kind = genre(name)
+    lines = [line for line in answer.splitlines() if line.strip()]
+    if name == "slitherlink":
+        return kind.decode(puzzle, slitherlink_values(puzzle, answer))
+    if name == "masyu":
+        return kind.decode(puzzle, masyu_values(puzzle, answer))
+    if name == "hashiwokakero":
+        return kind.decode(puzzle, bridge_values(answer, puzzle))
+    if name == "shikaku":
+        return [[int(x) for x in line.split()] for line in lines]
+    if name == "fillmat":
+        return [[int(ch) for ch in line.strip()] for line in lines]
+    return [line.strip() for line in lines]  # nurikabe, pentomino: one character per cell
+
+
+PUBLISHED = [(name, board) for name, d in
+             (("slitherlink", "slitherlink"), ("masyu", "masyu"), ("hashiwokakero", "hashi"), ("shikaku", "shikaku"),
+              ("fillmat", "fillmat"), ("nurikabe", "nurikabe"), ("pentomino", "pentomino"))
+             for board in _published(d)]
+
+
+@pytest.mark.parametrize("name, board", PUBLISHED, ids=[f"{n}-{b}" for n, b in PUBLISHED])
+def test_every_published_solution_passes_its_genres_checker(name: str, board: str) -> None:
+    d = "hashi" if name == "hashiwokakero" else name
+    kind = genre(name)
+    puzzle = kind.read((DATA / d / f"{board}.txt").read_text())
+    answer = (DATA / d / f"{board}.solution.txt").read_text()
+    assert kind.check(puzzle, _solution_object(name, puzzle, answer)) == []
