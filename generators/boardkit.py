@@ -118,6 +118,8 @@ def need(values: Values, name: str) -> int:
         value = values[name]
     except KeyError:
         raise PuzzleError(f"the solution log has no value for {name}") from None
+    if isinstance(value, bool):  # a Boolean where the puzzle has an integer: a log of something else
+        raise PuzzleError(f"{name} = {str(value).lower()} is not an integer")
     return int(value)
 
 

@@ -68,6 +68,7 @@ def test_draw_refuses_a_wrong_answer_naming_rule_and_cell_and_force_draws_it_mar
 @pytest.mark.parametrize("name, var, value", [
     ("slitherlink", "h_0_0", 7), ("masyu", "v_0_0", -1), ("hashiwokakero", "h_0_0", 3),
     ("nurikabe", "g_0_0", 99), ("fillmat", "a_0_0", 5), ("shikaku", "k_0_4", 0), ("pentomino", "p_F", 10_000),
+    ("slitherlink", "v_0_0", True), ("hashiwokakero", "v_0_0", False),
 ])
 def test_draw_refuses_values_outside_the_puzzles_domain(name: str, var: str, value: int, tmp_path: Path, capsys) -> None:
     path = BOARDS[name][0]
@@ -75,7 +76,8 @@ def test_draw_refuses_values_outside_the_puzzles_domain(name: str, var: str, val
     log.write_text(_log({**_printed_answer(name, path), var: value}))
     assert cli.main(["draw", name, str(DATA / path), str(log), "--force"]) == Exit.VERIFY
     out, err = capsys.readouterr()
-    assert out == "" and f"{log}: error: the log does not fit this puzzle: {var} = {value}" in err
+    shown = str(value).lower() if isinstance(value, bool) else value
+    assert out == "" and f"{log}: error: the log does not fit this puzzle: {var} = {shown}" in err
 
 
 def test_a_log_of_another_board_is_not_drawn(tmp_path: Path, capsys) -> None:
