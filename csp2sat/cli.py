@@ -28,6 +28,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "csp2sat.commands.gen",
     "csp2sat.commands.draw",
     "csp2sat.commands.puzzle",
+    "csp2sat.commands.convert",
 )
 
 EPILOG = """\

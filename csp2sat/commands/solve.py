@@ -34,6 +34,11 @@ examples:
   csp2sat solve --facts puzzle.csp                which values hold in every solution
   csp2sat solve --count csp/pentomino/box_3x20.csp
 
+XCSP3 input (FILE.xml, .xml.gz, .xml.lzma) answers in the XCSP3 competition format:
+  o 34                   (COP) each improved objective value
+  s SATISFIABLE | UNSATISFIABLE | OPTIMUM FOUND | UNKNOWN
+  v <instantiation> <list> x[] </list> <values> 1 3 0 2 </values> </instantiation>
+
 see also: csp2sat explain (why a file is unsatisfiable), csp2sat encode/decode (DIMACS)
 """
 
@@ -42,7 +47,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of `csp2sat solve`."""
     from csp2sat.solver import DEFAULT_SOLVER
 
-    parser.add_argument("file", metavar="FILE.csp", help="the problem ('-' for standard input)")
+    parser.add_argument(
+        "file", metavar="FILE.csp", help="the problem ('-' for standard input; FILE.xml[.gz|.lzma]: XCSP3, see below)"
+    )
     parser.add_argument(
         "--solver",
         default=DEFAULT_SOLVER,
@@ -95,6 +102,12 @@ def run(args: argparse.Namespace) -> int:
     from csp2sat.solver import OPTIMUM, SATISFIABLE, solve
 
     options = _options(args.encoding)
+    from csp2sat.xcsp3_read import is_xcsp3_path
+
+    if is_xcsp3_path(args.file):  # XCSP3 input answers in the XCSP3 competition format
+        from csp2sat.commands import solve_xcsp3
+
+        return solve_xcsp3.run(args, options)
     model, parse_s = read_model(args.file)
     for warning in model.warnings:
         print(str(warning), file=sys.stderr)

@@ -1,0 +1,63 @@
+"""`csp2sat solve FILE.xml`: solve an XCSP3 instance and answer in the XCSP3 competition format.
+
+Reads and translates the instance (`csp2sat.xcsp3`), solves the model like a
+Sugar file (every answer checked by `csp2sat.evaluator` against the
+translated model), checks the answer printed once more against the XML
+constraints themselves (`csp2sat.xcsp3_check`, so that a translation bug
+cannot hide), and prints ``o``/``s``/``v`` lines (`csp2sat.xcsp3_output`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from csp2sat.diagnostics import CspError, Exit
+
+
+def run(args: argparse.Namespace, options: dict[str, str]) -> int:
+    """Solve the XCSP3 file `args.file`; print the competition format on stdout."""
+    from csp2sat import output
+    from csp2sat.solver import OPTIMUM, SATISFIABLE, UNKNOWN, solve
+    from csp2sat.xcsp3 import read_xcsp3
+    from csp2sat.xcsp3_check import check_answer
+    from csp2sat.xcsp3_output import instantiation
+
+    start = time.perf_counter()
+    translation = read_xcsp3(args.file)
+    parse_s = time.perf_counter() - start
+    model, inst = translation.model, translation.instance
+    out = sys.stdout
+    objective = model.objective
+
+    def on_answer(values, objective_values) -> None:
+        if objective is not None:
+            out.write(f"o {values[objective.var]}\n")
+            out.flush()
+
+    result = solve(model, solver=args.solver, timeout=args.timeout, verify=args.verify,
+                   options=options, on_answer=on_answer)
+    if result.all_values is None:
+        out.write(output.status_line(result.status if result.status != SATISFIABLE else UNKNOWN) + "\n")
+    else:
+        values = result.all_values
+        by_id = {xid: values[name] for xid, name in translation.names.items()}
+        cost = values[objective.var] if objective is not None else None
+        if args.verify:
+            problems = check_answer(inst, by_id, cost)
+            if problems:
+                raise CspError(
+                    f"internal error: the answer violates {problems[0]} ({len(problems)} problem(s)); "
+                    "this is a bug in csp2sat, the answer is withheld",
+                    file=inst.file, exit=Exit.VERIFY,
+                )
+        out.write(output.status_line(OPTIMUM if result.status == OPTIMUM else SATISFIABLE) + "\n")
+        out.write(instantiation(inst, translation.names, values, cost) + "\n")
+    out.flush()
+    if args.verbose:
+        stats = dict(result.stats)
+        stats["parse_s"] = parse_s
+        for line in output.stats_lines(stats):
+            print(line, file=sys.stderr)
+    return Exit.OK
