@@ -75,6 +75,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="choose an encoding for comparison, e.g. -O alldifferent=pairwise (see docs/encodings.md)",
     )
     solve_modes.add_arguments(parser)
+    from csp2sat.commands import sugar_modes
+
+    sugar_modes.add_arguments(parser)
 
 
 def _options(pairs: list[str]) -> dict[str, str]:
@@ -111,6 +114,9 @@ def run(args: argparse.Namespace) -> int:
     model, parse_s = read_model(args.file)
     for warning in model.warnings:
         print(str(warning), file=sys.stderr)
+    from csp2sat.commands import sugar_modes
+
+    model = sugar_modes.prepare(args, model)
     out = sys.stdout
     from csp2sat.commands import solve_modes
 
@@ -125,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
             printed_status = True
         if model.objective is not None:
             out.write(output.objective_line(objective_values) + "\n")
-        output.write_answer(out, model, values)
+        sugar_modes.write_answer(args, out, model, values)
         out.flush()
 
     result = solve(
