@@ -307,7 +307,7 @@ def expand_ref(inst: Instance, token: str, elem: XElem | None, within: str | Non
     out = []
     for idx in itertools.product(*ranges):
         cell = name + "".join(f"[{i}]" for i in idx)
-        if cell in inst.domains:
+        if cell in inst.domains or (within is not None and all(0 <= i < s for i, s in zip(idx, sizes))):
             out.append(cell)
         elif within is None and any(not (0 <= i < s) for i, s in zip(idx, sizes)):
             raise inst.error(f"{cell} is outside array {name!r}", elem, Exit.SEMANTIC)
@@ -363,7 +363,7 @@ def _expand(inst: Instance, elem: XElem, out: list[XElem]) -> None:
         for args_elem in elem.children[1:]:
             if args_elem.tag != "args":
                 raise inst.error(f"<{args_elem.tag}> in <group> (expected <args>)", args_elem, Exit.SEMANTIC)
-            args = split_top(args_elem.text)
+            args = list_tokens(inst, args_elem.text, args_elem)
             try:
                 out.append(_substitute(template, args))
             except IndexError:
@@ -412,12 +412,18 @@ def split_top(text: str) -> list[str]:
     return out
 
 
+_REPEATED = re.compile(r"^[+-]?\d+x\d+$")
+
+
 def list_tokens(inst: Instance, text: str, elem: XElem) -> list[str]:
     """The items of a list: array references expanded into variable ids; integers and expressions kept as text."""
     out: list[str] = []
     for tok in split_top(text):
         if "[" in tok and "(" not in tok and ("[]" in tok or ".." in tok):
             out.extend(expand_ref(inst, tok, elem))
+        elif "x" in tok and _REPEATED.match(tok):  # compact form: 20x4 is 20 20 20 20
+            value, times = tok.split("x")
+            out.extend([value] * int(times))
         else:
             out.append(tok)
     return out

@@ -173,6 +173,14 @@ def test_competition_output_and_compressed_input(tmp_path, capsys) -> None:
         assert len(set(values)) == 5 and values[4] > values[3]
 
 
+@pytest.mark.parametrize("flag", ["--all", "--count", "--max", "-c"])
+def test_sugar_only_modes_are_refused_for_xcsp3(tmp_path, capsys, flag: str) -> None:
+    path = tmp_path / "m.xml"
+    path.write_text(_xml(V3, "<allDifferent> x[] </allDifferent>"))
+    status, out, err = run_cli(capsys, "solve", flag, str(path))
+    assert status == Exit.USAGE and out == "" and "XCSP3" in err
+
+
 def test_unsatisfiable(tmp_path, capsys) -> None:
     path = tmp_path / "u.xml"
     path.write_text(_xml(V3, "<allDifferent> x[] </allDifferent><sum><list> x[] </list><condition> (gt,3) </condition></sum>"))

@@ -24,6 +24,14 @@ def run(args: argparse.Namespace, options: dict[str, str]) -> int:
     from csp2sat.xcsp3_check import check_answer
     from csp2sat.xcsp3_output import instantiation
 
+    from csp2sat.commands import solve_modes
+
+    if solve_modes.requested(args) or getattr(args, "max_csp", False) or getattr(args, "competition", False):
+        raise CspError(
+            "--all, -n, --count, --unique, --facts, --max and --competition are for Sugar files; "
+            "XCSP3 input always answers in the XCSP3 competition format (convert it first: csp2sat convert)",
+            file="csp2sat", exit=Exit.USAGE,
+        )
     start = time.perf_counter()
     translation = read_xcsp3(args.file)
     parse_s = time.perf_counter() - start
