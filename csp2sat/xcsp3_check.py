@@ -81,6 +81,7 @@ class _Checker:
     def __init__(self, inst: Instance, values: Mapping[str, int]) -> None:
         self.inst = inst
         self.values = values
+        self.tables: dict[tuple[str, str], tuple[set, list]] = {}
 
     def ev(self, e: tuple) -> int:
         kind = e[0]
@@ -123,7 +124,12 @@ class _Checker:
         if len(xs) == 1 and not table.text.strip().startswith("("):
             found = any(lo <= xs[0] <= hi for lo, hi in parse_int_set(table.text, self.inst, table))
         else:
-            found = any(all(v is None or v == x for v, x in zip(t, xs)) for t in parse_tuples(table.text, self.inst, table))
+            key = (table.tag, table.text)
+            if key not in self.tables:  # groups share one table text: read it once
+                tuples = parse_tuples(table.text, self.inst, table)
+                self.tables[key] = ({t for t in tuples if None not in t}, [t for t in tuples if None in t])
+            plain, stars = self.tables[key]
+            found = tuple(xs) in plain or any(all(v is None or v == x for v, x in zip(t, xs)) for t in stars)
         return found == (table.tag == "supports")
 
     def allDifferent(self, e: XElem) -> bool:

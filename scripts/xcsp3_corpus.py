@@ -45,7 +45,7 @@ def model(name: str, *sizes):
 # ---------------------------------------------------------------- models (each posts its constraints)
 
 
-@model("queens", 4, 8, 12, 20, 3)
+@model("queens", 4, 8, 12, 20, 3, 40)
 def queens(n):
     q = VarArray(size=n, dom=range(n), id="q")
     satisfy(AllDifferent(q), AllDifferent(q[i] + i for i in range(n)), AllDifferent(q[i] - i for i in range(n)))
@@ -73,7 +73,7 @@ def magic_square(n):
     )
 
 
-@model("golomb", 4, 5, 6, 7)
+@model("golomb", 4, 5, 6, 7, 8)
 def golomb(n):
     ub = n * n
     x = VarArray(size=n, dom=range(ub + 1), id="x")
@@ -85,7 +85,7 @@ def golomb(n):
     minimize(x[-1])
 
 
-@model("knapsack", 8, 12, 16, 20)
+@model("knapsack", 8, 12, 16, 20, 30)
 def knapsack(n):
     rng = random.Random(n)
     w = [rng.randint(5, 30) for _ in range(n)]
@@ -95,7 +95,7 @@ def knapsack(n):
     maximize(Sum(x[i] * v[i] for i in range(n)))
 
 
-@model("coloring", 10, 16, 24)
+@model("coloring", 10, 16, 24, 32)
 def coloring(n):
     rng = random.Random(n)
     edges = [(i, j) for i in range(n) for j in range(i + 1, n) if rng.random() < 0.35]
@@ -128,7 +128,7 @@ def sudoku(n):
     )
 
 
-@model("jobshop", 3, 4, 5)
+@model("jobshop", 3, 4, 5, 6)
 def jobshop(n):
     rng = random.Random(n)
     m = n
@@ -174,7 +174,7 @@ def warehouse(n):
     minimize(Sum(c) + fixed * Sum(o))
 
 
-@model("rcpsp", 5, 8, 10)
+@model("rcpsp", 5, 8, 10, 14)
 def rcpsp(n):
     rng = random.Random(n)
     dur = [rng.randint(1, 6) for _ in range(n)]
@@ -190,11 +190,11 @@ def rcpsp(n):
     minimize(Maximum(s[i] + dur[i] for i in range(n)))
 
 
-@model("tsp", 5, 7, 9)
+@model("tsp", 5, 7, 9, 11)
 def tsp(n):
     rng = random.Random(n)
     pts = [(rng.randint(0, 20), rng.randint(0, 20)) for _ in range(n)]
-    d = [[abs(a[0] - b[0]) + abs(a[1] - b[1]) for b in pts] for a in pts]
+    d = cp_array([[abs(a[0] - b[0]) + abs(a[1] - b[1]) for b in pts] for a in pts])
     x = VarArray(size=n, dom=lambda i: {j for j in range(n) if j != i}, id="x")
     e = VarArray(size=n, dom=range(41), id="e")
     satisfy(Circuit(x), [e[i] == d[i][x[i]] for i in range(n)])
@@ -228,7 +228,7 @@ def bibd(params):
     )
 
 
-@model("nonogram", 5, 7)
+@model("nonogram", 5, 7, 10)
 def nonogram(n):
     rng = random.Random(n)
     pic = [[1 if rng.random() < 0.55 else 0 for _ in range(n)] for _ in range(n)]
@@ -262,14 +262,19 @@ def nonogram(n):
 @model("mdd-sum", 6, 10)
 def mdd_sum(n):
     # an MDD accepting the 0/1/2 words of length n whose sum is n (built layer by layer)
+    def viable(layer, total):  # the node can still reach the terminal
+        return total <= n and n - total <= 2 * (n - layer)
+
     trans = []
     for layer in range(n):
         for total in range(2 * layer + 1):
+            if not viable(layer, total):
+                continue
             for v in (0, 1, 2):
                 if layer == n - 1:
                     if total + v == n:
                         trans.append((f"n{layer}_{total}", v, "t"))
-                else:
+                elif viable(layer + 1, total + v):
                     trans.append((f"n{layer}_{total}", v, f"n{layer + 1}_{total + v}"))
     x = VarArray(size=n, dom={0, 1, 2}, id="x")
     satisfy(x in MDD(trans), Count(x, value=2) == n // 3, AllEqual(x[0], x[-1]))
@@ -297,8 +302,10 @@ def permutation_channel(n):
 def cardinality(n):
     x = VarArray(size=n, dom=range(4), id="x")
     z = Var(dom=range(n + 1), id="z")
+    y = Var(dom=range(1, n + 1), id="y")
     satisfy(
-        Cardinality(x, occurrences={0: z, 1: range(1, 3), 2: n // 4}),
+        Cardinality(x, occurrences={0: z, 3: y}),
+        Cardinality(x, occurrences={1: range(1, 3), 2: range(n // 4, n // 4 + 2)}),
         AllDifferent(x[: n // 2], excepting=0),
         NValues(x) >= 3,
         Increasing(x[n // 2:]),
@@ -321,7 +328,7 @@ def table_stars(n):
     maximize(Sum(x))
 
 
-@model("sports", 4, 6)
+@model("sports", 4, 6, 8)
 def sports(n):
     # round robin: r[i][j] = round in which teams i and j meet; every team plays once per round
     r = VarArray(size=[n, n], dom=lambda i, j: range(n - 1) if i != j else None, id="r")
@@ -341,13 +348,15 @@ def pigeons(n):
 @model("misc-intension", 1, 2)
 def misc_intension(k):
     x = VarArray(size=5, dom=range(-6, 7), id="x")
+    y = VarArray(size=2, dom=range(10), id="y")  # ACE 2.6 refuses div and mod of a negative number
     satisfy(
-        x[0] // 2 + x[1] % 3 == x[2],
+        y[0] // 2 + y[1] % 3 == x[2] + 3,
+        y[0] + y[1] == x[0] + 6,
         (x[3] > 0) | (x[4] < -2),
-        imply(x[0] > 2, x[3] == x[4] * k),
-        ifThenElse(x[1] > 0, x[2] >= 0, x[2] <= 0),
+        If(x[0] > 2, Then=x[3] == x[4] * k),
+        If(x[1] > 0, Then=x[2] >= 0, Else=x[2] <= 0),
         x[4] * x[4] + abs(x[3]) <= 20,
-        both(x[0] != 0, x[1] != 0),
+        (x[0] != 0) & (x[1] != 0),
         x[2] in {-1, 0, 1},
     )
     maximize(x[0] + 2 * x[1] - x[2] * k + x[3] - x[4])
@@ -363,6 +372,19 @@ def element_grid(n):
     x = VarArray(size=n, dom=range(10), id="x")
     satisfy(v == m[i][j], x[i] == v, i != j, Sum(x) == 2 * n, AllDifferent(x))
     maximize(v + i)
+
+
+@model("spacing", 4, 5, 6)
+def spacing(k):
+    # k marks on 0..3k, all different, maximise the smallest gap between consecutive marks
+    x = VarArray(size=k, dom=range(3 * k + 1), id="x")
+    g = VarArray(size=k - 1, dom=range(3 * k + 1), id="g")
+    satisfy(
+        Increasing(x, strict=True),
+        [g[i] == x[i + 1] - x[i] for i in range(k - 1)],
+        AllDifferent(g),
+    )
+    maximize(Minimum(g))
 
 
 # ---------------------------------------------------------------- building and solving
