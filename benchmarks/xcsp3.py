@@ -61,9 +61,12 @@ def main() -> int:
     names = [n for n in expected if not args.prefix or any(n.startswith(p) for p in args.prefix)]
     jar = None
     if not args.stored_ace:
-        import pycsp3
+        import importlib.util
 
-        jar = Path(pycsp3.__file__).parent / "solvers" / "ace" / "ACE-2.6.jar"
+        spec = importlib.util.find_spec("pycsp3")  # not imported: PyCSP3 reads sys.argv when imported
+        if spec is None or spec.origin is None:
+            parser.error("pycsp3 is not installed (pip install pycsp3), or use --stored-ace")
+        jar = Path(spec.origin).parent / "solvers" / "ace" / "ACE-2.6.jar"
     print(f"{'instance':26} {'ACE':>16} {'opt':>6} {'time':>7}   {'csp2sat':>16} {'opt':>6} {'time':>7}")
     totals = [0.0, 0.0]
     bad = 0

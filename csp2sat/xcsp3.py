@@ -765,12 +765,22 @@ class _Translator:
         out += [_and([_n("ge", x, _c(start)), _n("le", x, _c(start + n - 1))]) for x in xs]
         # One node R of the circuit (x_R != R) has rank 0; every other arc i -> j of a non-loop raises
         # the rank by one, so a cycle avoiding R cannot close: exactly one circuit, of length >= 2.
-        root = self.new_int("circuit_root", Domain.range(0, n - 1))
+        # A node that cannot loop on itself (TSP-like domains) is always on the circuit: it is the root,
+        # and "rank j > rank i" on each arc i -> j not into the root suffices (a cycle avoiding it cannot close).
+        fixed = next((i for i, x in enumerate(xs) if i + start not in self.domain_of_term(x)), None)
         ranks = [self.new_int("circuit_rank", Domain.range(0, n - 1)) for _ in xs]
+        if fixed is not None:
+            out.append(_n("eq", ranks[fixed], _c(0)))
+            for i, x in enumerate(xs):
+                for j in range(n):
+                    if j != i and j != fixed and j + start in self.domain_of_term(x):
+                        out.append(_n("imp", _n("eq", x, _c(j + start)), _n("ge", ranks[j], _n("add", ranks[i], _c(1)))))
+            return out
+        root = self.new_int("circuit_root", Domain.range(0, n - 1))
         for i, x in enumerate(xs):
             out.append(_n("imp", _n("eq", root, _c(i)), _and([_n("ne", x, _c(i + start)), _n("eq", ranks[i], _c(0))])))
             for j in range(n):
-                if j != i:
+                if j != i and j + start in self.domain_of_term(x):
                     out.append(_n("imp", _and([_n("eq", x, _c(j + start)), _n("ne", root, _c(j))]),
                                   _n("eq", ranks[j], _n("add", ranks[i], _c(1)))))
         return out

@@ -106,6 +106,8 @@ CASES = {
                    "<cumulative><origins> s[] </origins><lengths> 2 1 2 </lengths><heights> 2 1 1 </heights>"
                    "<condition> (le,2) </condition></cumulative>"),
     "circuit": (V4, "<circuit> x[] </circuit>"),
+    "circuit-fixed-root": ('<array id="x" size="[4]"><domain for="x[1]"> 0 2 3 </domain><domain for="others"> 0..3 </domain>'
+                           "</array>", "<circuit> x[] </circuit>"),
     "circuit-start": ('<array id="x" size="[3]"> 1..3 </array>', '<circuit><list startIndex="1"> x[] </list></circuit>'),
     "instantiation": (V3, "<instantiation><list> x[0] x[2] </list><values> 1 2 </values></instantiation>"),
     "group": (V4, "<group><intension> ne(%0,%1) </intension><args> x[0] x[1] </args><args> x[1] x[2] </args>"
@@ -245,3 +247,16 @@ def test_a_wrong_translation_is_caught_by_the_xml_check(monkeypatch, tmp_path, c
     path.write_text(_xml(V3, "<allEqual> x[] </allEqual><intension> ne(x[0],x[1]) </intension>"))
     status, out, err = run_cli(capsys, "solve", str(path))
     assert status == Exit.VERIFY and "s SATISFIABLE" not in out and "allEqual" in err
+
+
+def test_arrays_with_undefined_cells_are_answered_cell_by_cell(tmp_path, capsys) -> None:
+    path = tmp_path / "holes.xml"
+    path.write_text(_xml('<array id="x" size="[2][2]"><domain for="x[0][1] x[1][]"> 1..3 </domain></array>',
+                         "<allDifferent> x[][] </allDifferent><instantiation><list> x[1][0] </list><values> 3 </values>"
+                         "</instantiation>"))
+    status, out, err = run_cli(capsys, "solve", str(path))
+    assert status == 0, err
+    v = out.splitlines()[1]
+    assert "<list> x[0][1] x[1][0] x[1][1] </list>" in v
+    values = [int(t) for t in v.split("<values>")[1].split("</values>")[0].split()]
+    assert values[1] == 3 and sorted(values) == [1, 2, 3]

@@ -50,3 +50,23 @@ def test_same_answer_as_ace(name: str) -> None:
     assert cost == ref["optimum"]
     by_id = {x: result.all_values[n] for x, n in translation.names.items()}
     assert check_answer(translation.instance, by_id, cost) == []
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_convert_gives_a_sugar_file_of_the_same_model(name: str) -> None:
+    import io
+
+    from csp2sat.commands._common import parse_model
+    from csp2sat.csp_writer import write_model
+
+    model = read_xcsp3(str(CORPUS / "instances" / f"{name}.xml")).model
+    text = io.StringIO()
+    write_model(model, text, [name])
+    sugar = parse_model(text.getvalue(), f"{name}.csp")
+    assert [c.formula for c in sugar.constraints] == [c.formula for c in model.constraints]
+    assert [(v.name, v.domain) for v in sugar.int_vars.values()] == [(v.name, v.domain) for v in model.int_vars.values()]
+    assert [(r.name, r.arity, r.supports, r.tuples) for r in sugar.relations.values()] == [
+        (r.name, r.arity, r.supports, r.tuples) for r in model.relations.values()
+    ]
+    assert (sugar.objective and (sugar.objective.sense, sugar.objective.var)) == (
+        model.objective and (model.objective.sense, model.objective.var))
