@@ -23,10 +23,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Union
 
+from csp2sat._gc import gc_paused
 from csp2sat.diagnostics import CspError, Exit
 from csp2sat.syntax import Constraint, Domain, IntVar, Model, Node, Objective, Relation
 from csp2sat.xcsp3_read import (
     Instance,
+    intension_expr,
     XElem,
     list_tokens,
     matrix_rows,
@@ -72,7 +74,8 @@ def parse_xcsp3(text: str, file: str = "<string>") -> Translation:
 
 def translate(inst: Instance) -> Translation:
     """The `Model` of an `Instance`."""
-    return _Translator(inst).run()
+    with gc_paused():
+        return _Translator(inst).run()
 
 
 # ---------------------------------------------------------------- node helpers
@@ -410,9 +413,7 @@ class _Translator:
     # ------------------------------------------------------------ constraints
 
     def c_intension(self, elem: XElem) -> Node:
-        fun = elem.child("function")
-        text = fun.text if fun is not None else elem.text
-        return self.formula(parse_expr(text, self.inst, elem))
+        return self.formula(intension_expr(self.inst, elem))
 
     def c_extension(self, elem: XElem) -> Node:
         lst = elem.child("list")

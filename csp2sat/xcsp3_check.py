@@ -14,6 +14,7 @@ from typing import Callable, Mapping
 
 from csp2sat.xcsp3_read import (
     Instance,
+    intension_expr,
     XElem,
     list_tokens,
     matrix_rows,
@@ -114,8 +115,7 @@ class _Checker:
 
     # one method per constraint: True when satisfied
     def intension(self, e: XElem) -> bool:
-        f = e.child("function")
-        return self.ev(parse_expr(f.text if f is not None else e.text, self.inst, e)) != 0
+        return self.ev(intension_expr(self.inst, e)) != 0
 
     def extension(self, e: XElem) -> bool:
         xs = self.lst(e)

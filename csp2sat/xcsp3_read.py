@@ -25,10 +25,11 @@ from dataclasses import dataclass, field
 from typing import Iterator, Union
 from xml.parsers import expat
 
+from csp2sat._gc import gc_paused
 from csp2sat.diagnostics import CspError, Exit
 from csp2sat.syntax import Domain
 
-__all__ = ["XElem", "Instance", "read_instance", "parse_instance", "is_xcsp3_path"]
+__all__ = ["XElem", "Instance", "read_instance", "parse_instance", "is_xcsp3_path", "intension_expr"]
 
 XCSP3_SUFFIXES = (".xml", ".xml.gz", ".xml.lzma", ".xml.xz")
 
@@ -47,6 +48,8 @@ class XElem:
     text: str = ""
     children: list["XElem"] = field(default_factory=list)
     line: int = 0
+    # For a constraint made from a <group>: its template and arguments (expressions are parsed once per template).
+    origin: "tuple[XElem, list[str]] | None" = None
 
     def child(self, tag: str) -> "XElem | None":
         """The first child with this tag, or None."""
@@ -91,6 +94,7 @@ class Instance:
     constraints: list[XElem]
     objectives: list[XElem]
     lines: dict[str, int] = field(default_factory=dict)
+    templates: dict[int, tuple] = field(default_factory=dict)  # id of a group's template -> its parsed expression
 
     def error(self, message: str, elem: XElem | None, exit: Exit = Exit.UNSUPPORTED) -> CspError:
         """A positioned error about `elem`."""
@@ -165,6 +169,11 @@ def read_instance(path: str) -> Instance:
 
 def parse_instance(text: str, file: str = "<string>") -> Instance:
     """The `Instance` of XCSP3 text."""
+    with gc_paused():
+        return _parse_instance(text, file)
+
+
+def _parse_instance(text: str, file: str) -> Instance:
     root = parse_xml(text, file)
     if root.tag != "instance":
         raise CspError(f"the root element is <{root.tag}>, not <instance>: not an XCSP3 file", root.line, 0, file, Exit.SYNTAX)
@@ -365,7 +374,9 @@ def _expand(inst: Instance, elem: XElem, out: list[XElem]) -> None:
                 raise inst.error(f"<{args_elem.tag}> in <group> (expected <args>)", args_elem, Exit.SEMANTIC)
             args = list_tokens(inst, args_elem.text, args_elem)
             try:
-                out.append(_substitute(template, args))
+                made = _substitute(template, args)
+                made.origin = (template, args)
+                out.append(made)
             except IndexError:
                 raise inst.error("<args> has fewer arguments than the template uses", args_elem, Exit.SEMANTIC) from None
     elif elem.tag == "slide":
@@ -447,15 +458,46 @@ def parse_tuples(text: str, inst: Instance, elem: XElem) -> list[tuple[Union[int
 
 # An expression is ("int", v) | ("var", id) | (op, [args]) ; ops are XCSP3's names.
 Expr = tuple
-_TOKEN = re.compile(r"\s*(?:([A-Za-z_][A-Za-z0-9_]*(?:\[\d+\])*)|([+-]?\d+)|([(),]))")
+_TOKEN = re.compile(r"\s*(?:([A-Za-z_][A-Za-z0-9_]*(?:\[\d+\])*)|([+-]?\d+)|([(),])|%(\d+))")
 
 
-def parse_expr(text: str, inst: Instance, elem: XElem) -> Expr:
-    """A functional expression such as ``eq(x,add(y,1))`` as nested tuples."""
+def intension_expr(inst: Instance, elem: XElem) -> Expr:
+    """The expression of an ``<intension>``; for one made from a group, its template is parsed only once."""
+    if elem.origin is not None:
+        template, args = elem.origin
+        tree = inst.templates.get(id(template))
+        if tree is None:
+            f = template.child("function")
+            text = f.text if f is not None else template.text
+            if "%..." in text:
+                tree = ("unparsed",)
+            else:
+                tree = parse_expr(text, inst, template, params=True)
+            inst.templates[id(template)] = tree
+        if tree[0] != "unparsed":
+            return _bind(tree, args, inst, elem)
+    f = elem.child("function")
+    return parse_expr(f.text if f is not None else elem.text, inst, elem)
+
+
+def _bind(tree: Expr, args: list[str], inst: Instance, elem: XElem) -> Expr:
+    kind = tree[0]
+    if kind == "param":
+        if tree[1] >= len(args):
+            raise inst.error("<args> has fewer arguments than the template uses", elem, Exit.SEMANTIC)
+        return parse_item(args[tree[1]], inst, elem)
+    if kind in ("int", "var"):
+        return tree
+    return (kind, [_bind(a, args, inst, elem) for a in tree[1]])
+
+
+def parse_expr(text: str, inst: Instance, elem: XElem, params: bool = False) -> Expr:
+    """A functional expression such as ``eq(x,add(y,1))`` as nested tuples (``%i`` as ("param", i) if `params`)."""
     pos = 0
     tokens: list[tuple[str, str]] = []
     text = text.strip()
-    while pos < len(text):
+    end = len(text)
+    while pos < end:
         m = _TOKEN.match(text, pos)
         if not m or m.end() == pos:
             raise inst.error(f"cannot read the expression {text[:60]!r} at character {pos + 1}", elem, Exit.SYNTAX)
@@ -466,8 +508,10 @@ def parse_expr(text: str, inst: Instance, elem: XElem) -> Expr:
             tokens.append(("int", m.group(2)))
         elif m.group(3):
             tokens.append((m.group(3), m.group(3)))
-        if pos < len(text) and text[pos:].strip() == "":
-            break
+        elif params:
+            tokens.append(("param", m.group(4)))
+        else:
+            raise inst.error(f"unexpected %{m.group(4)} in the expression {text[:60]!r}", elem, Exit.SYNTAX)
     i = 0
 
     def expr() -> Expr:
@@ -478,6 +522,8 @@ def parse_expr(text: str, inst: Instance, elem: XElem) -> Expr:
         i += 1
         if kind == "int":
             return ("int", int(val))
+        if kind == "param":
+            return ("param", int(val))
         if kind != "name":
             raise inst.error(f"unexpected {val!r} in the expression {text[:60]!r}", elem, Exit.SYNTAX)
         if i < len(tokens) and tokens[i][0] == "(":

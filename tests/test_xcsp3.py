@@ -114,6 +114,10 @@ CASES = {
                   "<args> x[2] x[3] </args></group>"),
     "block-slide": (V4, "<block class=\"symmetry\"><slide circular=\"true\"><list> x[] </list>"
                         "<intension> le(%0,%1) </intension></slide></block>"),
+    "group-intension-constants": (V4, "<group><intension> ge(%0,add(%1,%2)) </intension><args> x[3] x[0] 1 </args>"
+                                      "<args> x[2] x[1] -1 </args></group>"
+                                      "<group><intension><function> ne(%0,%1) </function></intension>"
+                                      "<args> x[0] 2 </args></group>"),
     "group-extension": (V4, "<group><extension><list> %... </list><supports> (0,1)(1,2)(2,3) </supports></extension>"
                             "<args> x[0] x[1] </args><args> x[2] x[3] </args></group>"),
 }
