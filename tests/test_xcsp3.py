@@ -264,3 +264,25 @@ def test_arrays_with_undefined_cells_are_answered_cell_by_cell(tmp_path, capsys)
     assert "<list> x[0][1] x[1][0] x[1][1] </list>" in v
     values = [int(t) for t in v.split("<values>")[1].split("</values>")[0].split()]
     assert values[1] == 3 and sorted(values) == [1, 2, 3]
+
+
+def test_installed_command_from_another_directory(tmp_path) -> None:
+    """As users run it: the console script, another working directory, a compressed file, convert, solve the .csp."""
+    import lzma
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    exe = Path(sys.executable).with_name("csp2sat")
+    cmd = [str(exe)] if exe.exists() else [shutil.which("csp2sat") or "csp2sat"]
+    src = Path(__file__).parent / "xcsp3" / "instances" / "golomb-5.xml"
+    with lzma.open(tmp_path / "g.xml.lzma", "wt") as f:
+        f.write(src.read_text())
+    run = subprocess.run(cmd + ["solve", "g.xml.lzma"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines()[-2:][0] == "s OPTIMUM FOUND" and 'cost="11"' in run.stdout
+    run = subprocess.run(cmd + ["convert", "g.xml.lzma", "-o", "g.csp"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    run = subprocess.run(cmd + ["solve", "g.csp"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and "o 11\n" in run.stdout and run.stdout.endswith("s OPTIMUM FOUND\n")
