@@ -5,6 +5,9 @@ Sugar file (every answer checked by `csp2sat.evaluator` against the
 translated model), checks the answer printed once more against the XML
 constraints themselves (`csp2sat.xcsp3_check`, so that a translation bug
 cannot hide), and prints ``o``/``s``/``v`` lines (`csp2sat.xcsp3_output`).
+An unsupported construct prints ``s UNSUPPORTED`` (as competition entrants
+do) besides the positioned error and exit status 5; ``--timeout`` counts
+from the start, reading included.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from csp2sat.diagnostics import CspError, Exit
 def run(args: argparse.Namespace, options: dict[str, str]) -> int:
     """Solve the XCSP3 file `args.file`; print the competition format on stdout."""
     from csp2sat import output
-    from csp2sat.solver import OPTIMUM, SATISFIABLE, UNKNOWN, solve
+    from csp2sat.solver import OPTIMUM, SATISFIABLE, UNKNOWN, Watchdog, solve
     from csp2sat.xcsp3 import read_xcsp3
     from csp2sat.xcsp3_check import check_answer
     from csp2sat.xcsp3_output import instantiation
@@ -32,11 +35,23 @@ def run(args: argparse.Namespace, options: dict[str, str]) -> int:
             "XCSP3 input always answers in the XCSP3 competition format (convert it first: csp2sat convert)",
             file="csp2sat", exit=Exit.USAGE,
         )
-    start = time.perf_counter()
-    translation = read_xcsp3(args.file)
-    parse_s = time.perf_counter() - start
-    model, inst = translation.model, translation.instance
     out = sys.stdout
+    start = time.perf_counter()
+    try:
+        with Watchdog(args.timeout):  # the time limit covers reading too, as in the competition
+            translation = read_xcsp3(args.file)
+    except KeyboardInterrupt:
+        out.write(output.status_line(UNKNOWN) + "\n")
+        out.flush()
+        return Exit.OK
+    except CspError as err:
+        if err.exit == Exit.UNSUPPORTED:  # what a competition entrant says, beside the positioned error
+            out.write("s UNSUPPORTED\n")
+            out.flush()
+        raise
+    parse_s = time.perf_counter() - start
+    timeout = None if args.timeout is None else max(args.timeout - parse_s, 0.0)
+    model, inst = translation.model, translation.instance
     objective = model.objective
 
     def on_answer(values, objective_values) -> None:
@@ -44,7 +59,7 @@ def run(args: argparse.Namespace, options: dict[str, str]) -> int:
             out.write(f"o {values[objective.var]}\n")
             out.flush()
 
-    result = solve(model, solver=args.solver, timeout=args.timeout, verify=args.verify,
+    result = solve(model, solver=args.solver, timeout=timeout, verify=args.verify,
                    options=options, on_answer=on_answer)
     if result.all_values is None:
         out.write(output.status_line(result.status if result.status != SATISFIABLE else UNKNOWN) + "\n")
