@@ -608,13 +608,27 @@ class _Translator:
         return out
 
     def c_minimum(self, elem: XElem, op: str = "min") -> Node:
-        if elem.child("index") is not None:
-            raise self.error(f"<{elem.tag}> with an <index> is not supported")
         ts = self.list_of(elem)
         t = ts[0]
         for x in ts[1:]:
             t = _n(op, t, x)
-        return self.condition(t, elem)
+        index_elem = elem.child("index")
+        if index_elem is None:
+            return self.condition(t, elem)
+        # arg-min / arg-max: the item at the index is the extreme value (the first or last one if asked)
+        rank = index_elem.attrs.get("rank", "any")
+        if rank not in ("any", "first", "last"):
+            raise self.error(f"<index rank={rank!r}> is not supported")
+        lst = elem.child("list")
+        start = int(lst.attrs.get("startIndex", "0")) if lst is not None else 0
+        idx = self.term(parse_item(index_elem.text.strip(), self.inst, index_elem))
+        out = [self.condition(t, elem), _n("element", _add([idx, _c(1 - start)]) if start != 1 else idx, _n("list", *ts), t, value="eq")]
+        for j, x in enumerate(ts):
+            if rank == "first":
+                out.append(_or([_n("le", idx, _c(j + start)), _n("ne", x, t)]))
+            elif rank == "last":
+                out.append(_or([_n("ge", idx, _c(j + start)), _n("ne", x, t)]))
+        return _and(out)
 
     def c_maximum(self, elem: XElem) -> Node:
         return self.c_minimum(elem, "max")

@@ -219,11 +219,21 @@ class _Checker:
             return all(sx <= y < sx + len(xs) and xs[y - sx] == j + sy for j, y in enumerate(ys))
         return True
 
-    def minimum(self, e: XElem) -> bool:
-        return self.cond(e, min(self.lst(e)))
+    def minimum(self, e: XElem, extreme: Callable = min) -> bool:
+        xs = self.lst(e)
+        best = extreme(xs)
+        idx = e.child("index")
+        if idx is not None:
+            lst = e.child("list")
+            k = self.ev(parse_item(idx.text.strip(), self.inst, e)) - (int(lst.attrs.get("startIndex", "0")) if lst is not None else 0)
+            rank = idx.attrs.get("rank", "any")
+            at = [i for i, x in enumerate(xs) if x == best]
+            if k not in at or (rank == "first" and k != at[0]) or (rank == "last" and k != at[-1]):
+                return False
+        return self.cond(e, best)
 
     def maximum(self, e: XElem) -> bool:
-        return self.cond(e, max(self.lst(e)))
+        return self.minimum(e, max)
 
     def ordered(self, e: XElem) -> bool:
         xs = self.lst(e)

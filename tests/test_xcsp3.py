@@ -92,6 +92,12 @@ CASES = {
                       "<channel><list> b[] </list><value> v </value></channel>"),
     "minimum": (V3, "<minimum><list> x[] </list><condition> (eq,1) </condition></minimum>"),
     "maximum": (V3, "<maximum><list> x[] </list><condition> (lt,2) </condition></maximum>"),
+    "minimum-index": ('<array id="x" size="[3]"> 0..2 </array><var id="i"> 0..3 </var>',
+                      '<minimum><list startIndex="1"> x[] </list><index rank="first"> i </index>'
+                      "<condition> (le,1) </condition></minimum>"),
+    "maximum-index": ('<array id="x" size="[3]"> 0..2 </array><var id="i"> 0..2 </var>',
+                      '<maximum><list> x[] </list><index rank="last"> i </index><condition> (ge,1) </condition></maximum>'
+                      '<maximum><list> x[0] x[1] </list><index> i </index><condition> (ne,0) </condition></maximum>'),
     "ordered": (V4, "<ordered><list> x[] </list><operator> le </operator></ordered>"),
     "ordered-lengths": ('<array id="x" size="[3]"> 0..3 </array>', "<ordered><list> x[] </list><lengths> 1 0 </lengths><operator> lt </operator></ordered>"),
     "lex": ('<array id="x" size="[2][2]"> 0..2 </array>', "<lex><list> x[0][] </list><list> x[1][] </list><operator> gt </operator></lex>"),
@@ -199,8 +205,8 @@ def test_unsatisfiable(tmp_path, capsys) -> None:
     ("<knapsack><list> x[] </list></knapsack>", "<knapsack> is not supported", Exit.UNSUPPORTED),
     ("<intension> eq(x[0],z) </intension>", "undefined variable 'z'", Exit.SEMANTIC),
     ("<intension> eq(x[0],1 </intension>", "missing ')'", Exit.SYNTAX),
-    ("<minimum><list> x[] </list><index> x[0] </index><condition> (eq,1) </condition></minimum>", "<index> is not supported",
-     Exit.UNSUPPORTED),
+    ("<minimum><list> x[] </list><index rank=\"middle\"> x[0] </index><condition> (eq,1) </condition></minimum>",
+     "rank='middle'", Exit.UNSUPPORTED),
 ])
 def test_errors_name_the_element_and_line(tmp_path, capsys, body: str, words: str, exit: Exit) -> None:
     path = tmp_path / "bad.xml"
