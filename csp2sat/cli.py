@@ -30,6 +30,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "csp2sat.commands.puzzle",
     "csp2sat.commands.url",
     "csp2sat.commands.batch",
+    "csp2sat.commands.convert",
 )
 
 EPILOG = """\

@@ -34,6 +34,11 @@ examples:
   csp2sat solve --facts puzzle.csp                which values hold in every solution
   csp2sat solve --count csp/pentomino/box_3x20.csp
 
+XCSP3 input (FILE.xml, .xml.gz, .xml.lzma) answers in the XCSP3 competition format:
+  o 34                   (COP) each improved objective value
+  s SATISFIABLE | UNSATISFIABLE | OPTIMUM FOUND | UNKNOWN
+  v <instantiation> <list> x[] </list> <values> 1 3 0 2 </values> </instantiation>
+
 see also: csp2sat explain (why a file is unsatisfiable), csp2sat encode/decode (DIMACS)
 """
 
@@ -42,7 +47,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of `csp2sat solve`."""
     from csp2sat.solver import DEFAULT_SOLVER
 
-    parser.add_argument("file", metavar="FILE.csp", help="the problem ('-' for standard input)")
+    parser.add_argument(
+        "file", metavar="FILE.csp", help="the problem ('-' for standard input; FILE.xml[.gz|.lzma]: XCSP3, see below)"
+    )
     parser.add_argument(
         "--solver",
         default=DEFAULT_SOLVER,
@@ -68,6 +75,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="choose an encoding for comparison, e.g. -O alldifferent=pairwise (see docs/encodings.md)",
     )
     solve_modes.add_arguments(parser)
+    from csp2sat.commands import sugar_modes
+
+    sugar_modes.add_arguments(parser)
 
 
 def _options(pairs: list[str]) -> dict[str, str]:
@@ -95,9 +105,18 @@ def run(args: argparse.Namespace) -> int:
     from csp2sat.solver import OPTIMUM, SATISFIABLE, solve
 
     options = _options(args.encoding)
+    from csp2sat.xcsp3_read import is_xcsp3_path
+
+    if is_xcsp3_path(args.file):  # XCSP3 input answers in the XCSP3 competition format
+        from csp2sat.commands import solve_xcsp3
+
+        return solve_xcsp3.run(args, options)
     model, parse_s = read_model(args.file)
     for warning in model.warnings:
         print(str(warning), file=sys.stderr)
+    from csp2sat.commands import sugar_modes
+
+    model = sugar_modes.prepare(args, model)
     out = sys.stdout
     from csp2sat.commands import solve_modes
 
@@ -112,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
             printed_status = True
         if model.objective is not None:
             out.write(output.objective_line(objective_values) + "\n")
-        output.write_answer(out, model, values)
+        sugar_modes.write_answer(args, out, model, values)
         out.flush()
 
     result = solve(

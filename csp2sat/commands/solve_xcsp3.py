@@ -1,0 +1,86 @@
+"""`csp2sat solve FILE.xml`: solve an XCSP3 instance and answer in the XCSP3 competition format.
+
+Reads and translates the instance (`csp2sat.xcsp3`), solves the model like a
+Sugar file (every answer checked by `csp2sat.evaluator` against the
+translated model), checks the answer printed once more against the XML
+constraints themselves (`csp2sat.xcsp3_check`, so that a translation bug
+cannot hide), and prints ``o``/``s``/``v`` lines (`csp2sat.xcsp3_output`).
+An unsupported construct prints ``s UNSUPPORTED`` (as competition entrants
+do) besides the positioned error and exit status 5; ``--timeout`` counts
+from the start, reading included.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from csp2sat.diagnostics import CspError, Exit
+
+
+def run(args: argparse.Namespace, options: dict[str, str]) -> int:
+    """Solve the XCSP3 file `args.file`; print the competition format on stdout."""
+    from csp2sat import output
+    from csp2sat.solver import OPTIMUM, SATISFIABLE, UNKNOWN, Watchdog, solve
+    from csp2sat.xcsp3 import read_xcsp3
+    from csp2sat.xcsp3_check import check_answer
+    from csp2sat.xcsp3_output import instantiation
+
+    from csp2sat.commands import solve_modes
+
+    if solve_modes.requested(args) or getattr(args, "max_csp", False) or getattr(args, "competition", False):
+        raise CspError(
+            "--all, -n, --count, --unique, --facts, --max and --competition are for Sugar files; "
+            "XCSP3 input always answers in the XCSP3 competition format (convert it first: csp2sat convert)",
+            file="csp2sat", exit=Exit.USAGE,
+        )
+    out = sys.stdout
+    start = time.perf_counter()
+    try:
+        with Watchdog(args.timeout):  # the time limit covers reading too, as in the competition
+            translation = read_xcsp3(args.file)
+    except KeyboardInterrupt:
+        out.write(output.status_line(UNKNOWN) + "\n")
+        out.flush()
+        return Exit.OK
+    except CspError as err:
+        if err.exit == Exit.UNSUPPORTED:  # what a competition entrant says, beside the positioned error
+            out.write("s UNSUPPORTED\n")
+            out.flush()
+        raise
+    parse_s = time.perf_counter() - start
+    timeout = None if args.timeout is None else max(args.timeout - parse_s, 0.0)
+    model, inst = translation.model, translation.instance
+    objective = model.objective
+
+    def on_answer(values, objective_values) -> None:
+        if objective is not None:
+            out.write(f"o {values[objective.var]}\n")
+            out.flush()
+
+    result = solve(model, solver=args.solver, timeout=timeout, verify=args.verify,
+                   options=options, on_answer=on_answer)
+    if result.all_values is None:
+        out.write(output.status_line(result.status if result.status != SATISFIABLE else UNKNOWN) + "\n")
+    else:
+        values = result.all_values
+        by_id = {xid: values[name] for xid, name in translation.names.items()}
+        cost = values[objective.var] if objective is not None else None
+        if args.verify:
+            problems = check_answer(inst, by_id, cost)
+            if problems:
+                raise CspError(
+                    f"internal error: the answer violates {problems[0]} ({len(problems)} problem(s)); "
+                    "this is a bug in csp2sat, the answer is withheld",
+                    file=inst.file, exit=Exit.VERIFY,
+                )
+        out.write(output.status_line(OPTIMUM if result.status == OPTIMUM else SATISFIABLE) + "\n")
+        out.write(instantiation(inst, translation.names, values, cost) + "\n")
+    out.flush()
+    if args.verbose:
+        stats = dict(result.stats)
+        stats["parse_s"] = parse_s
+        for line in output.stats_lines(stats):
+            print(line, file=sys.stderr)
+    return Exit.OK

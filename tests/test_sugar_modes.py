@@ -1,0 +1,83 @@
+"""Sugar's modes of `csp2sat solve`: --max (Max-CSP) and --competition / -c, in both spellings."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from cli_support import run_cli
+from csp2sat import parse
+from csp2sat.diagnostics import Exit
+from csp2sat.evaluator import violations
+
+OVERCONSTRAINED = """\
+(int x 1 3)
+(int y 1 3)
+(int z 0 2)
+(bool b)
+(< x y) (< y x) (= x 3) (= (+ y z) 5) (imp b (= z 0)) (or (not b) (> x 2)) b
+(alldifferent x y z)
+"""
+
+
+def _least_violations(text: str) -> int:
+    model = parse(text)
+    names = list(model.int_vars)
+    best = None
+    for combo in itertools.product(*(list(v.domain.values()) for v in model.int_vars.values())):
+        for bools in itertools.product((False, True), repeat=len(model.bool_vars)):
+            values = dict(zip(names, combo)) | {model.bool_key(b): v for b, v in zip(model.bool_vars, bools)}
+            n = len(violations(model, values))
+            best = n if best is None else min(best, n)
+    return best
+
+
+@pytest.mark.parametrize("flag", ["--max", "-max"])
+def test_max_csp_reaches_the_least_number_of_violations(tmp_path, capsys, flag: str) -> None:
+    path = tmp_path / "over.csp"
+    path.write_text(OVERCONSTRAINED)
+    status, out, err = run_cli(capsys, "solve", flag, str(path))
+    assert status == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "s SATISFIABLE" and lines[-1] == "s OPTIMUM FOUND"
+    objective = [int(l[2:]) for l in lines if l.startswith("o ")]
+    assert objective == sorted(objective, reverse=True)
+    best = _least_violations(OVERCONSTRAINED)
+    assert objective[-1] == best > 0
+    # the last answer violates exactly that many constraints of the original file
+    answer = lines[lines.index(f"o {best}") + 1 : -1]
+    model = parse(OVERCONSTRAINED)
+    values = {}
+    for line in answer[:-1]:
+        name, value = line[2:].split("\t")
+        values[name if name in model.int_vars else model.bool_key(name)] = (
+            value == "true" if value in ("true", "false") else int(value))
+    assert len(violations(model, values)) == best
+    assert not any(name.startswith("_") for name in values)
+
+
+def test_max_csp_of_a_satisfiable_file_is_zero(tmp_path, capsys) -> None:
+    path = tmp_path / "ok.csp"
+    path.write_text("(int x 1 3) (int y 1 3) (< x y)\n")
+    status, out, _ = run_cli(capsys, "solve", "--max", str(path))
+    assert status == 0 and "o 0\n" in out and out.endswith("s OPTIMUM FOUND\n")
+
+
+def test_max_csp_with_an_objective_is_a_usage_error(tmp_path, capsys) -> None:
+    path = tmp_path / "obj.csp"
+    path.write_text("(int x 1 3) (int y 1 3) (< x y)\n(objective minimize y)\n")
+    status, out, err = run_cli(capsys, "solve", "--max", str(path))
+    assert status == Exit.USAGE and out == ""
+    assert "obj.csp:2" in err and "objective" in err
+
+
+@pytest.mark.parametrize("flag", ["-c", "--competition", "-competition"])
+def test_competition_output_is_one_v_line_in_definition_order(tmp_path, capsys, flag: str) -> None:
+    path = tmp_path / "c.csp"
+    path.write_text("(int b 5 5) (int a 1 1) (int _hidden 2 2) (bool p) p (int m 0 9)\n(objective maximize m)\n")
+    status, out, err = run_cli(capsys, "solve", flag, str(path))
+    assert status == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "s SATISFIABLE" and lines[-3:] == ["o 9", "v 5 1 9 true", "s OPTIMUM FOUND"]
+    assert all(line[0] in "sov" for line in lines)
