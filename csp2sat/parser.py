@@ -613,6 +613,8 @@ def _lark_tokens(text: str) -> list[tuple]:
 def parse_text(text: str, file: str = "<string>") -> SyntaxTree:
     """Parse Sugar CSP `text` (named `file` in messages) into a `SyntaxTree`; raises `CspError`."""
     tables = _tables()
+    if text.startswith("\ufeff"):  # a byte-order mark is no part of the text (positions stay right)
+        text = text[1:]
     with gc_paused():
         lines = text.split("\n")
         odd = [False]

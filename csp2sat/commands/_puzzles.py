@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from csp2sat.commands._common import read_text
+from csp2sat.commands._common import display_name, read_text
 from csp2sat.diagnostics import CspError, Exit
 from csp2sat.generators.base import FORMATS, GENRE_MODULES, Genre, PuzzleError, genre
 
@@ -33,18 +33,11 @@ def puzzle_error(err: PuzzleError, path: str) -> CspError:
 
 def read_puzzle(g: Genre, path: str) -> Any:
     """The puzzle in the file `path` (``-`` is stdin), read by genre `g`."""
-    text = read_stdin() if path == "-" else read_text(path)
+    text = read_text(path)
     try:
         return g.read(text)
     except PuzzleError as err:
-        raise puzzle_error(err, path) from None
-
-
-def read_stdin() -> str:
-    """All of standard input."""
-    import sys
-
-    return sys.stdin.read()
+        raise puzzle_error(err, display_name(path)) from None
 
 
 def add_genre_arguments(parser: argparse.ArgumentParser) -> None:

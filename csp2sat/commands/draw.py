@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from csp2sat.commands._common import read_text, write_output
-from csp2sat.commands._puzzles import (
-    add_format_arguments, add_genre_arguments, lookup, puzzle_error, read_puzzle, read_stdin,
-)
+from csp2sat.commands._common import display_name, read_text, write_output
+from csp2sat.commands._puzzles import add_format_arguments, add_genre_arguments, lookup, puzzle_error, read_puzzle
 from csp2sat.generators.base import PuzzleError, read_log
 
 NAME = "draw"
@@ -42,11 +40,11 @@ def run(args: argparse.Namespace) -> int:
     """Read, decode and render."""
     genre = lookup(args.genre)
     puzzle = read_puzzle(genre, args.puzzle)
-    log = read_stdin() if args.log == "-" else read_text(args.log)
+    log = read_text(args.log)
     try:
         solution = genre.decode(puzzle, read_log(log))
     except PuzzleError as err:
-        raise puzzle_error(err, "<stdin>" if args.log == "-" else args.log) from None
+        raise puzzle_error(err, display_name(args.log)) from None
     text = genre.render(puzzle, solution, args.format)
     write_output(args.output, lambda out: out.write(text))
     return 0

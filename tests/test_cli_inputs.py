@@ -1,0 +1,236 @@
+"""Every subcommand on odd inputs and odd outputs: a message and a documented exit status, never a traceback.
+
+Odd inputs: an empty file, a directory, binary bytes, text that is not UTF-8, a
+byte-order mark, a missing file, standard input. Odd outputs: a full disk
+(/dev/full) and a pipe closed early, both I/O errors (exit 7). The commands run
+as a user runs them, in a separate process (``python -m csp2sat``), so the
+interpreter's own handling of stdout at exit is tested too.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from csp2sat.diagnostics import Exit
+from tests.cli_support import run_cli
+
+ROOT = Path(__file__).resolve().parent.parent
+BOARD = ROOT / "data" / "slitherlink" / "cspuz_4x4.txt"
+QUEENS = ROOT / "tests" / "conformance" / "sugar-examples" / "nqueens-8.csp"
+DOCUMENTED = {0, 1, 2, 3, 4, 5, 6, 7, 8}  # 9 is an internal error
+
+
+def run_module(*argv: str, stdin: bytes = b"", cwd: Path | None = None) -> subprocess.CompletedProcess:
+    """Run ``python -m csp2sat ARGV`` in its own process."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run(
+        [sys.executable, "-m", "csp2sat", *argv], input=stdin, capture_output=True, cwd=cwd, env=env, timeout=120
+    )
+
+
+@pytest.fixture(scope="module")
+def odd_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    d = tmp_path_factory.mktemp("odd")
+    files = {
+        "empty": b"",
+        "binary": bytes(range(256)) * 8,
+        "latin1": "(int x 1 3) ; caf\u00e9\n".encode("latin-1"),
+        "bom": b"\xef\xbb\xbf(int x 1 3)\n(= x 2)\n",
+        "long_line": b"(int x 0 9) " + b"(= x 1) " * 5_000 + b"\n",
+        "nul": b"(int x\x00 1 3)\n",
+    }
+    paths = {}
+    for name, data in files.items():
+        paths[name] = d / f"{name}.csp"
+        paths[name].write_bytes(data)
+    paths["directory"] = d / "adir"
+    paths["directory"].mkdir()
+    paths["missing"] = d / "missing.csp"
+    return paths
+
+
+def _commands(f: str, tmp: Path) -> list[list[str]]:
+    return [
+        ["solve", f],
+        ["solve", "--count", f],
+        ["check", f],
+        ["fmt", f],
+        ["explain", f],
+        ["encode", f, "-o", str(tmp / "o.cnf"), "--map", str(tmp / "o.map")],
+        ["decode", f, f],
+        ["gen", "slitherlink", f],
+        ["draw", "slitherlink", f, f],
+        ["draw", "slitherlink", str(BOARD), f],
+        ["puzzle", "slitherlink", f],
+    ]
+
+
+@pytest.mark.parametrize("kind", ["empty", "binary", "latin1", "bom", "long_line", "nul", "directory", "missing"])
+def test_odd_files_get_a_message_never_a_traceback(
+    kind: str, odd_files: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    for argv in _commands(str(odd_files[kind]), tmp_path):
+        status, _, err = run_cli(capsys, *argv)
+        assert status in DOCUMENTED, (argv, status, err)
+        assert "Traceback" not in err and "internal error" not in err, (argv, err)
+        if status not in (0, 1):
+            assert "error: " in err, (argv, err)
+
+
+@pytest.mark.parametrize("kind", ["empty", "binary", "latin1", "bom"])
+def test_odd_standard_input_gets_a_message_never_a_traceback(
+    kind: str, odd_files: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch
+) -> None:
+    data = odd_files[kind].read_bytes()
+    for argv in _commands("-", tmp_path):
+        if argv[0] == "decode":
+            argv = ["decode", str(odd_files["empty"]), "-"]
+        if argv[0] == "draw":
+            argv = ["draw", "slitherlink", str(BOARD), "-"]
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data)))
+        status, _, err = run_cli(capsys, *argv)
+        assert status in DOCUMENTED and "Traceback" not in err, (argv, status, err)
+        assert "-:" not in err and not err.startswith("-"), (argv, err)  # stdin is named <stdin>
+
+
+def test_not_utf8_is_reported_at_its_position_one_based(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    bad = tmp_path / "bad.csp"
+    bad.write_bytes(b"(int x 1 3)\n(int \xe9 1 3)\n")
+    for argv in (["check", str(bad)], ["solve", str(bad)], ["fmt", str(bad)], ["gen", "slitherlink", str(bad)]):
+        status, _, err = run_cli(capsys, *argv)
+        assert status == Exit.IO
+        # byte 18 of the file (1-based), on line 2 at column 6
+        assert err.startswith(f"{bad}:2:6: error: not UTF-8 text: byte 18 of the file is 0xe9"), err
+
+
+def test_stdin_is_read_as_utf8_and_named_stdin(capsys: pytest.CaptureFixture, monkeypatch) -> None:
+    for argv in (["solve", "-"], ["check", "-"], ["fmt", "-"], ["gen", "slitherlink", "-"]):
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"\xff\n"), errors="surrogateescape"))
+        status, _, err = run_cli(capsys, *argv)
+        assert status == Exit.IO and err.startswith("<stdin>:1:1: error: not UTF-8 text: byte 1"), (argv, err)
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"(int x 1 3)\n(= y 1)\n")))
+    status, _, err = run_cli(capsys, "solve", "-")
+    assert status == Exit.SEMANTIC and err.startswith("<stdin>:2:"), err
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"1 Z\n")))
+    status, _, err = run_cli(capsys, "gen", "slitherlink", "-")
+    assert status != 0 and err.startswith("<stdin>:"), err
+
+
+def test_byte_order_mark_is_ignored(tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch) -> None:
+    source = tmp_path / "bom.csp"
+    source.write_bytes(b"\xef\xbb\xbf(int x 1 3)\n(= x 2)\n")
+    assert run_cli(capsys, "solve", str(source)) == (0, "s SATISFIABLE\na x\t2\na\n", "")
+    status, out, _ = run_cli(capsys, "check", str(source))
+    assert status == 0 and "1 int" in out
+    status, out, _ = run_cli(capsys, "fmt", str(source))
+    assert (status, out) == (0, "(int x 1 3)\n(= x 2)\n")
+    source.write_bytes(b"\xef\xbb\xbf(int x 1 3)\n(= y 2)\n")
+    status, _, err = run_cli(capsys, "check", str(source))
+    assert status == Exit.SEMANTIC and err.startswith(f"{source}:2:4: error:"), err  # positions unshifted
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"\xef\xbb\xbf(int x 1 3)\n")))
+    assert run_cli(capsys, "check", "-")[0] == 0
+    board = tmp_path / "board.txt"
+    board.write_bytes(b"\xef\xbb\xbf" + BOARD.read_bytes())
+    assert run_cli(capsys, "gen", "slitherlink", str(board))[0] == 0
+    from csp2sat import parse
+
+    assert list(parse("\ufeff(int x 1 3)").int_vars) == ["x"]
+
+
+# ------------------------------------------------------------ output that cannot be written
+
+
+@pytest.fixture(scope="module")
+def board_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A solution log of BOARD, for `draw`."""
+    d = tmp_path_factory.mktemp("log")
+    assert run_module("gen", "slitherlink", str(BOARD), "-o", str(d / "b.csp")).returncode == 0
+    (d / "b.log").write_bytes(run_module("solve", str(d / "b.csp")).stdout)
+    return d / "b.log"
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["solve", str(QUEENS)],
+        ["solve", "--all", str(QUEENS)],
+        ["solve", "--count", str(QUEENS)],
+        ["solve", "--unique", str(QUEENS)],
+        ["solve", "--facts", str(QUEENS)],
+        ["check", str(QUEENS)],
+        ["fmt", str(QUEENS)],
+        ["explain", str(QUEENS)],
+        ["encode", str(QUEENS), "-o", "-", "--map", "MAP"],
+        ["encode", str(QUEENS), "-o", "/dev/full", "--map", "MAP"],
+        ["encode", str(QUEENS), "-o", "CNF", "--map", "/dev/full"],
+        ["gen", "slitherlink", str(BOARD)],
+        ["gen", "slitherlink", str(BOARD), "-o", "/dev/full"],
+        ["puzzle", "slitherlink", str(BOARD)],
+        ["puzzle", "slitherlink", str(BOARD), "-o", "/dev/full"],
+        ["draw", "slitherlink", str(BOARD), "LOG"],
+        ["draw", "slitherlink", str(BOARD), "LOG", "-o", "/dev/full"],
+        ["--help"],
+        ["solve", "--help"],
+    ],
+    ids=lambda argv: " ".join(a if "/" not in a or a == "/dev/full" else Path(a).name for a in argv),
+)
+def test_a_full_disk_is_an_io_error(argv: list[str], tmp_path: Path, board_log: Path) -> None:
+    argv = [{"MAP": str(tmp_path / "m"), "CNF": str(tmp_path / "c"), "LOG": str(board_log)}.get(a, a) for a in argv]
+    with open("/dev/full", "wb") as full:
+        proc = subprocess.run(
+            [sys.executable, "-m", "csp2sat", *argv], stdout=full, stderr=subprocess.PIPE, timeout=120,
+            env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        )
+    err = proc.stderr.decode()
+    assert proc.returncode == Exit.IO, err
+    assert "No space left on device" in err and "Traceback" not in err and "internal" not in err, err
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_decode_and_fmt_in_place_report_a_full_disk(tmp_path: Path) -> None:
+    source = tmp_path / "q.csp"
+    source.write_text("(int x 1 3)\n(int y 1 3)\n(!= x y)\n")
+    assert run_module("encode", str(source), "-o", str(tmp_path / "q.cnf"), "--map", str(tmp_path / "q.map")).returncode == 0
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+
+    with Solver(bootstrap_with=CNF(from_file=str(tmp_path / "q.cnf")).clauses) as sat:
+        sat.solve()
+        (tmp_path / "q.out").write_text("SAT\n" + " ".join(map(str, sat.get_model())) + " 0\n")
+    with open("/dev/full", "wb") as full:
+        proc = subprocess.run(
+            [sys.executable, "-m", "csp2sat", "decode", str(tmp_path / "q.map"), str(tmp_path / "q.out")],
+            stdout=full, stderr=subprocess.PIPE, timeout=120, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        )
+    assert proc.returncode == Exit.IO and b"No space left" in proc.stderr
+
+
+def test_a_pipe_closed_early_is_an_io_error(tmp_path: Path) -> None:
+    """`csp2sat solve --all FILE | head -1`: the rest cannot be written; say so, exit 7, no traceback."""
+    many = tmp_path / "many.csp"
+    many.write_text("(int x 1 1000)\n(int y 1 1000)\n")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "csp2sat", "solve", "--all", str(many)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.readline() == b"s SATISFIABLE\n"
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == Exit.IO, err
+    assert "broken pipe" in err and "Traceback" not in err and "Exception ignored" not in err, err
+
+
+def test_every_input_of_the_repository_runs_without_internal_error() -> None:
+    """No file in tests/ or data/ makes `check` (the front end every command shares) fail internally."""
+    csp_files = sorted(str(p) for p in (ROOT / "tests").rglob("*.csp"))
+    proc = run_module("check", "-q", *csp_files)
+    assert proc.returncode in DOCUMENTED, proc.stderr[-2000:]
+    assert b"Traceback" not in proc.stderr and b"internal error" not in proc.stderr
