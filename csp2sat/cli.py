@@ -33,12 +33,20 @@ COMMAND_MODULES: tuple[str, ...] = (
 EPILOG = """\
 typical use:
   csp2sat solve queens.csp              solve a Sugar CSP file, print Sugar's answer format
+  csp2sat solve --unique queens.csp     ... and say whether the answer is the only one
   csp2sat check queens.csp              parse and check a file, print a summary or the errors
   csp2sat fmt model.csp                 print a file in canonical layout (keeps comments)
+  csp2sat puzzle slitherlink board.txt  solve a puzzle and draw its solution
+  csp2sat gen hashi board.txt -o b.csp  write a puzzle's Sugar CSP file (then: solve, draw)
+  csp2sat COMMAND --help                what a command does, its options and examples
 
-exit status: 0 answer printed (SAT, UNSAT or UNKNOWN), 2 usage, 3 syntax error,
-4 name/arity/type error, 5 unsupported construct, 6 resource limit, 7 file error,
-8 verification failure (internal), 9 internal error.
+'-' as a file name reads standard input (named <stdin> in messages).
+
+exit status: 0 answer printed (SAT, UNSAT or UNKNOWN), 1 puzzle without solution
+or fmt --check found an unformatted file, 2 usage, 3 syntax error (also in a
+puzzle, map or solver output), 4 name/arity/type error, 5 unsupported construct,
+6 resource limit, 7 file not readable or not writable (also a full disk or a
+closed pipe), 8 an answer failed verification (or decode could not verify it), 9 internal error.
 """
 
 

@@ -23,7 +23,7 @@ FILE:LINE:COL: error: MESSAGE. "-" reads standard input.
 
 examples:
   csp2sat check queens.csp
-  csp2sat check tests/conformance/errors/*.csp
+  csp2sat check models/*.csp
   generate_csp | csp2sat check -
 """
 

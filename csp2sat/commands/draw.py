@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 
 from csp2sat.commands._common import display_name, read_text, write_output
-from csp2sat.commands._puzzles import add_format_arguments, add_genre_arguments, lookup, puzzle_error, read_puzzle
+from csp2sat.commands._puzzles import (
+    ANSWER_FORMAT, PUZZLE_FORMATS, add_format_arguments, add_genre_arguments, lookup, puzzle_error, read_puzzle,
+)
 from csp2sat.generators.base import PuzzleError, read_log
 
 NAME = "draw"
@@ -18,7 +20,7 @@ variables are there.
 
 formats:
   drawing   a terminal picture (loops with + - |, bridges with === --- # |, regions with borders)
-  answer    the plain-text solution format of data/README.md (NAME.solution.txt)
+  answer    the plain-text solution (see below)
   svg       a standalone SVG picture
 
 examples:
@@ -26,7 +28,8 @@ examples:
   csp2sat draw hashi board.txt b.log
   csp2sat solve b.csp | csp2sat draw hashi board.txt -            the log from stdin
   csp2sat draw slitherlink board.txt b.log --format svg -o b.svg
-"""
+
+""" + PUZZLE_FORMATS + "\n" + ANSWER_FORMAT
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
