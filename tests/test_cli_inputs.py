@@ -10,6 +10,7 @@ interpreter's own handling of stdout at exit is tested too.
 from __future__ import annotations
 
 import io
+import re
 import os
 import subprocess
 import sys
@@ -234,3 +235,58 @@ def test_every_input_of_the_repository_runs_without_internal_error() -> None:
     proc = run_module("check", "-q", *csp_files)
     assert proc.returncode in DOCUMENTED, proc.stderr[-2000:]
     assert b"Traceback" not in proc.stderr and b"internal error" not in proc.stderr
+
+
+# ------------------------------------------------------------ the nesting limit
+
+
+def _nested(depth: int) -> dict[str, str]:
+    """Files whose deepest '(' is at `depth`, in several constructs the later stages recurse through."""
+    formula = "p"
+    for _ in range(depth):
+        formula = f"(not {formula})"
+    term = "x"
+    for i in range(depth - 1):
+        term = f"(+ {term} 1)" if i % 3 == 0 else f"(if p {term} 0)" if i % 3 == 1 else f"(abs {term})"
+    logic = "p"
+    for i in range(depth):
+        logic = f"(or q {logic})" if i % 2 else f"(and {logic} true)"
+    body = "x"
+    for _ in range(depth - 2):
+        body = f"(abs {body})"
+    call = "(pr x)"
+    for _ in range(depth - 1):
+        call = f"(and {call} true)"
+    head = "(int x 0 3)\n(bool p)\n(bool q)\n"
+    return {
+        "not": head + formula + "\n",
+        "term": head + f"(>= {term} 0)\n",
+        "logic": head + logic + "\n",
+        # expanded, the call puts the body's depth on top of the call's
+        "predicate": head + f"(predicate (pr y) (>= {body} 0))\n{call}\n",
+    }
+
+
+@pytest.mark.parametrize("construct", ["not", "term", "logic", "predicate"])
+def test_every_stage_works_at_the_nesting_limit_and_stops_past_it(
+    construct: str, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    from csp2sat.parser import MAX_NESTING
+
+    source = tmp_path / "deep.csp"
+    for depth in (MAX_NESTING, MAX_NESTING + 1):
+        last = _nested(depth)[construct].splitlines()[-1]
+        assert max(last[:i].count("(") - last[:i].count(")") for i in range(len(last) + 1)) == depth
+    source.write_text(_nested(MAX_NESTING)[construct])
+    for argv in (["check"], ["solve"], ["solve", "--count"], ["fmt"], ["explain"],
+                 ["encode", "-o", str(tmp_path / "c"), "--map", str(tmp_path / "m")]):
+        status, _, err = run_cli(capsys, *argv, str(source))
+        assert status == 0, (argv, err)
+    text = _nested(MAX_NESTING + 1)[construct]
+    source.write_text(text)
+    line = text.count("\n", 0, text.index("\n(", text.index("(bool q)")) + 1) + 1
+    for argv in (["check"], ["solve"], ["fmt"], ["fmt", "--check"], ["explain"]):
+        status, _, err = run_cli(capsys, *argv, str(source))
+        assert status == Exit.LIMIT, (argv, err)
+        assert re.match(rf"{re.escape(str(source))}:{line}:\d+: error: nesting too deep: .*at most {MAX_NESTING} deep",
+                        err), (argv, err)
