@@ -290,3 +290,28 @@ def test_every_stage_works_at_the_nesting_limit_and_stops_past_it(
         assert status == Exit.LIMIT, (argv, err)
         assert re.match(rf"{re.escape(str(source))}:{line}:\d+: error: nesting too deep: .*at most {MAX_NESTING} deep",
                         err), (argv, err)
+
+
+# ------------------------------------------------------------ fmt
+
+
+def test_fmt_does_not_run_several_files_together(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    a, b = tmp_path / "a.csp", tmp_path / "b.csp"
+    a.write_text("(int  x 0 9)\n")
+    b.write_text("(int  y 0 9)\n")
+    status, out, err = run_cli(capsys, "fmt", str(a), str(b))
+    assert (status, out) == (Exit.USAGE, "") and "-i" in err and "--check" in err
+    assert run_cli(capsys, "fmt", "--check", str(a), str(b))[0] == 1
+    assert run_cli(capsys, "fmt", "-i", str(a), str(b))[0] == 0
+    assert (a.read_text(), b.read_text()) == ("(int x 0 9)\n", "(int y 0 9)\n")
+
+
+def test_fmt_never_silently_rewrites_a_token_sugar_reads_oddly(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    source = tmp_path / "odd.csp"
+    text = "(int x 0 9)\n(= x 2.7)\n"
+    source.write_text(text)
+    for argv in (["fmt"], ["fmt", "-i"], ["fmt", "--check"]):
+        status, out, err = run_cli(capsys, *argv, str(source))
+        assert (status, out) == (Exit.SYNTAX, ""), argv
+        assert f"{source}:2:6: warning: '2.7' is not an integer: read as 2" in err and "not formatted" in err
+        assert source.read_text() == text
