@@ -315,3 +315,21 @@ def test_fmt_never_silently_rewrites_a_token_sugar_reads_oddly(tmp_path: Path, c
         assert (status, out) == (Exit.SYNTAX, ""), argv
         assert f"{source}:2:6: warning: '2.7' is not an integer: read as 2" in err and "not formatted" in err
         assert source.read_text() == text
+
+
+def test_fmt_in_place_on_a_full_disk_is_an_io_error(tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch) -> None:
+    import builtins
+    import errno
+
+    source = tmp_path / "a.csp"
+    source.write_text("(int  x 0 9)\n")
+    real_open = builtins.open
+
+    def full_disk_open(file, mode="r", *args, **kwargs):
+        if "w" in mode:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(file))
+        return real_open(file, mode, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", full_disk_open)
+    status, _, err = run_cli(capsys, "fmt", "-i", str(source))
+    assert status == Exit.IO and err.startswith(f"{source}: error: cannot write file: No space left on device"), err
