@@ -130,7 +130,45 @@ def load_map(path: str) -> dict:
         raise CspError("not a csp2sat map file (no \"format\": \"csp2sat-map\")", 1, 1, path, Exit.SYNTAX)
     if data.get("version") != MAP_VERSION:
         raise CspError(f"unsupported map version {data.get('version')!r}", 1, 1, path, Exit.SYNTAX)
+    problem = _map_problem(data)
+    if problem:
+        raise CspError(f"not a valid csp2sat map: {problem}", file=path, exit=Exit.SYNTAX)
     return data
+
+
+def _map_problem(data: dict) -> str | None:
+    """What is wrong with the structure of a map (edited by hand, truncated, ...), or None."""
+
+    def literal(x: Any) -> bool:
+        return isinstance(x, (bool, int))
+
+    def ints(xs: Any) -> bool:
+        return isinstance(xs, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in xs)
+
+    source = data.get("source")
+    if not (isinstance(source, dict) and isinstance(source.get("path"), str) and isinstance(source.get("sha256"), str)):
+        return '"source" must hold "path" and "sha256"'
+    for key in ("int_vars", "bool_vars"):
+        if not isinstance(data.get(key), list) or not all(isinstance(v, dict) for v in data[key]):
+            return f'"{key}" must be a list of objects'
+    for var in data["int_vars"]:
+        name = var.get("name")
+        if not isinstance(name, str) or not isinstance(var.get("printed"), bool):
+            return f'integer variable {name!r}: needs "name" and "printed"'
+        if "bits" in var:
+            if not (isinstance(var.get("lb"), int) and ints(var["bits"])):
+                return f'integer variable {name!r}: needs "lb" and a list of "bits"'
+        elif not (
+            ints(var.get("values")) and var["values"] and isinstance(var.get("le"), list)
+            and len(var["le"]) == len(var["values"]) and all(literal(x) for x in var["le"])
+        ):
+            return f'integer variable {name!r}: needs "values" and one "le" literal per value'
+    for var in data["bool_vars"]:
+        name = var.get("name")
+        if not (isinstance(name, str) and isinstance(var.get("key"), str) and isinstance(var.get("printed"), bool)
+                and literal(var.get("lit"))):
+            return f'Boolean variable {name!r}: needs "name", "key", "printed" and "lit"'
+    return None
 
 
 @dataclass

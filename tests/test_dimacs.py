@@ -219,3 +219,24 @@ def test_log_encoded_variables_round_trip_through_the_map(tmp_path: Path, capsys
     assert status == 0, err
     answer = {k: int(v) for k, v in _sugar_answer(out).items()}
     assert 3 * answer["x"] + 5 * answer["y"] == 2999999 and answer["y"] > 10
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "{}",
+        '"source": null, "int_vars": [], "bool_vars": []',
+        '"source": {"path": "x", "sha256": "y"}, "int_vars": [{"name": "x"}], "bool_vars": []',
+        '"source": {"path": "x", "sha256": "y"}, "int_vars": [{"name": "x", "printed": true, "values": [1, 2], '
+        '"le": [3]}], "bool_vars": []',
+        '"source": {"path": "x", "sha256": "y"}, "int_vars": [], "bool_vars": [{"name": "p"}]',
+        '"source": {"path": "x", "sha256": "y"}, "int_vars": [], "bool_vars": 7',
+    ],
+)
+def test_a_malformed_map_is_a_syntax_error(body: str, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    bad = tmp_path / "bad.map"
+    bad.write_text('{"format": "csp2sat-map", "version": 1' + ("" if body == "{}" else ", " + body) + "}")
+    answer = tmp_path / "o.txt"
+    answer.write_text("SAT\n1 -2 3 0\n")
+    status, out, err = run_cli(capsys, "decode", "--no-verify", str(bad), str(answer))
+    assert (status, out) == (Exit.SYNTAX, "") and "not a valid csp2sat map" in err, err
