@@ -333,3 +333,23 @@ def test_fmt_in_place_on_a_full_disk_is_an_io_error(tmp_path: Path, capsys: pyte
     monkeypatch.setattr(builtins, "open", full_disk_open)
     status, _, err = run_cli(capsys, "fmt", "-i", str(source))
     assert status == Exit.IO and err.startswith(f"{source}: error: cannot write file: No space left on device"), err
+
+
+def test_an_unreadable_file_is_an_io_error(tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch) -> None:
+    """(Permissions do not stop root, so the refusal is simulated where files are opened.)"""
+    import builtins
+    import errno
+
+    locked = tmp_path / "locked.csp"
+    locked.write_text("(int x 1 3)\n")
+    real_open = builtins.open
+
+    def guarded_open(file, mode="r", *args, **kwargs):
+        if str(file) == str(locked):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(file))
+        return real_open(file, mode, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", guarded_open)
+    for argv in _commands(str(locked), tmp_path):
+        status, _, err = run_cli(capsys, *argv)
+        assert status == Exit.IO and "Permission denied" in err, (argv, err)
