@@ -229,12 +229,25 @@ def test_a_pipe_closed_early_is_an_io_error(tmp_path: Path) -> None:
     assert "broken pipe" in err and "Traceback" not in err and "Exception ignored" not in err, err
 
 
-def test_every_input_of_the_repository_runs_without_internal_error() -> None:
-    """No file in tests/ or data/ makes `check` (the front end every command shares) fail internally."""
-    csp_files = sorted(str(p) for p in (ROOT / "tests").rglob("*.csp"))
-    proc = run_module("check", "-q", *csp_files)
-    assert proc.returncode in DOCUMENTED, proc.stderr[-2000:]
-    assert b"Traceback" not in proc.stderr and b"internal error" not in proc.stderr
+@pytest.mark.parametrize("folder", ["tests", pytest.param("csp", marks=pytest.mark.slow)])
+def test_every_csp_file_of_the_repository_checks_and_formats(folder: str, capsys: pytest.CaptureFixture) -> None:
+    """No .csp file in tests/ (or csp/, the generated files, under -m slow) makes check or fmt fail internally."""
+    csp_files = sorted(str(p) for p in (ROOT / folder).rglob("*.csp"))
+    for argv in (["check", "-q", *csp_files], ["fmt", "--check", *csp_files]):
+        status, _, err = run_cli(capsys, *argv)
+        assert status in DOCUMENTED and "Traceback" not in err and "internal error" not in err, err[-2000:]
+
+
+def test_every_puzzle_of_the_repository_generates(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """Every puzzle in data/ goes through its generator."""
+    puzzles = [
+        p for p in sorted((ROOT / "data").glob("*/*.txt"))
+        if not p.name.endswith(".solution.txt") and p.name not in ("sources.txt", "pieces.txt", "counts.txt")
+    ]
+    assert len(puzzles) > 50
+    for puzzle in puzzles:
+        status, _, err = run_cli(capsys, "gen", puzzle.parent.name, str(puzzle), "-o", str(tmp_path / "p.csp"))
+        assert status == 0, (puzzle, err)
 
 
 # ------------------------------------------------------------ the nesting limit
