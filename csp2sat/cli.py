@@ -85,11 +85,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _io_error(err: OSError) -> int:
     """Report a failed read or write outside the commands' own file handling; `Exit.IO`."""
+    if err.filename:  # a file the command did not open through its own readers and writers
+        print(f"csp2sat: error: {err.filename}: {err.strerror or err}", file=sys.stderr)
+        return Exit.IO
     if isinstance(err, BrokenPipeError):
         message = "the output was closed before everything was written (broken pipe)"
     else:
-        where = f" ({err.filename})" if err.filename else " (standard output)"
-        message = f"cannot write the output{where}: {err.strerror or err}"
+        message = f"cannot write the output (standard output): {err.strerror or err}"
     # What is still buffered for stdout can never be written: drop it, so that the
     # interpreter's last flush at exit does not fail a second time.
     try:
