@@ -27,7 +27,7 @@ def parse(text_or_path: "str | os.PathLike[str]") -> "Model":
     CSP text.
     """
     from csp2sat.checker import check
-    from csp2sat.diagnostics import CspError, Exit
+    from csp2sat.diagnostics import CspError, Exit, decode_utf8
     from csp2sat.parser import parse_text
 
     if isinstance(text_or_path, os.PathLike) or (
@@ -35,11 +35,10 @@ def parse(text_or_path: "str | os.PathLike[str]") -> "Model":
     ):
         path = os.fspath(text_or_path)
         try:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-        except (OSError, UnicodeDecodeError) as err:
-            reason = getattr(err, "strerror", None) or str(err)
-            raise CspError(f"cannot read the file: {reason}", file=path, exit=Exit.IO) from None
+            with open(path, "rb") as handle:
+                text = decode_utf8(handle.read(), path)
+        except OSError as err:
+            raise CspError(f"cannot read the file: {err.strerror}", file=path, exit=Exit.IO) from None
         return check(parse_text(text, file=path))
     return check(parse_text(text_or_path))
 

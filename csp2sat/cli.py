@@ -36,18 +36,34 @@ COMMAND_MODULES: tuple[str, ...] = (
 EPILOG = """\
 typical use:
   csp2sat solve queens.csp              solve a Sugar CSP file, print Sugar's answer format
+  csp2sat solve --unique queens.csp     ... and say whether the answer is the only one
   csp2sat check queens.csp              parse and check a file, print a summary or the errors
   csp2sat fmt model.csp                 print a file in canonical layout (keeps comments)
+  csp2sat puzzle slitherlink board.txt  solve a puzzle and draw its solution
+  csp2sat gen hashi board.txt -o b.csp  write a puzzle's Sugar CSP file (then: solve, draw)
+  csp2sat COMMAND --help                what a command does, its options and examples
 
-exit status: 0 answer printed (SAT, UNSAT or UNKNOWN), 2 usage, 3 syntax error,
-4 name/arity/type error, 5 unsupported construct, 6 resource limit, 7 file error,
-8 verification failure (internal), 9 internal error.
+'-' as a file name reads standard input (named <stdin> in messages).
+
+exit status: 0 answer printed (SAT, UNSAT or UNKNOWN), 1 puzzle without solution
+or fmt --check found an unformatted file, 2 usage, 3 syntax error (also in a
+puzzle, map or solver output), 4 name/arity/type error, 5 unsupported construct,
+6 resource limit, 7 file not readable or not writable (also a full disk or a
+closed pipe), 8 an answer failed verification (or decode could not verify it), 9 internal error.
 """
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, except that a failed write of --help or --version is not silently dropped."""
+
+    def _print_message(self, message: str, file=None) -> None:  # argparse swallows OSError here
+        if message:
+            (file or sys.stderr).write(message)
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand attached."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="csp2sat",
         description="Solve constraint problems written in the Sugar CSP language, through SAT.",
         epilog=EPILOG,
@@ -70,23 +86,55 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _io_error(err: OSError) -> int:
+    """Report a failed read or write outside the commands' own file handling; `Exit.IO`."""
+    if err.filename:  # a file the command did not open through its own readers and writers
+        print(f"csp2sat: error: {err.filename}: {err.strerror or err}", file=sys.stderr)
+        return Exit.IO
+    if isinstance(err, BrokenPipeError):
+        message = "the output was closed before everything was written (broken pipe)"
+    else:
+        message = f"cannot write the output (standard output): {err.strerror or err}"
+    # What is still buffered for stdout can never be written: drop it, so that the
+    # interpreter's last flush at exit does not fail a second time.
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+    print(f"csp2sat: error: {message}", file=sys.stderr)
+    return Exit.IO
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line `argv` (default: sys.argv[1:]) and return the exit status."""
     parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "run", None):
-        parser.print_help()
-        return Exit.USAGE
     try:
-        return int(args.run(args))
+        args = parser.parse_args(argv)
+        if not getattr(args, "run", None):
+            parser.print_help()
+            return Exit.USAGE
+    except SystemExit:  # --help, --version or a usage error: argparse has written its text
+        try:
+            sys.stdout.flush()
+        except OSError as err:
+            return _io_error(err)
+        raise
+    except OSError as err:  # --help into a full disk or a closed pipe
+        return _io_error(err)
+    try:
+        status = int(args.run(args))
+        sys.stdout.flush()  # a full disk or a closed pipe shows here, while it can still be reported
+        return status
     except CspError as err:
         print(str(err), file=sys.stderr)
         return int(err.exit)
     except KeyboardInterrupt:
         print("c interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return Exit.OK
+    except OSError as err:  # writing the output failed (disk full, pipe closed) or a file went away
+        return _io_error(err)
     except RecursionError:
         print("csp2sat: error: the input is nested too deeply to process", file=sys.stderr)
         return Exit.LIMIT

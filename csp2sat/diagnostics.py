@@ -81,3 +81,21 @@ class CspError(Exception):
         for note in self.notes:
             text += f"\n{self.file}: note: {note}"
         return text
+
+
+def decode_utf8(data: bytes, file: str) -> str:
+    """`data` as text: strict UTF-8, a leading byte-order mark dropped.
+
+    Bytes that are not UTF-8 are a `CspError` (`Exit.IO`) at their line and
+    column, with the 1-based byte offset in the file, like every other position.
+    """
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line_start = data.rfind(b"\n", 0, err.start) + 1
+        line = data.count(b"\n", 0, err.start) + 1
+        col = len(data[line_start : err.start].decode("utf-8")) + 1  # everything before err.start is valid
+        raise CspError(
+            f"not UTF-8 text: byte {err.start + 1} of the file is 0x{data[err.start]:02x}", line, col, file, Exit.IO
+        ) from None
+    return text[1:] if text.startswith("\ufeff") else text

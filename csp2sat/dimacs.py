@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterable, TextIO
 
-from csp2sat.diagnostics import CspError, Exit
+from csp2sat.diagnostics import CspError, Exit, decode_utf8
 
 MAP_FORMAT = "csp2sat-map"
 MAP_VERSION = 1
@@ -118,8 +118,8 @@ def dump_map(mapping: dict, out: TextIO) -> None:
 def load_map(path: str) -> dict:
     """Read and check a map file written by `csp2sat encode`."""
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        with open(path, "rb") as f:
+            text = decode_utf8(f.read(), path)
     except OSError as err:
         raise CspError(f"cannot read map file: {err.strerror}", file=path, exit=Exit.IO) from None
     try:
@@ -130,7 +130,45 @@ def load_map(path: str) -> dict:
         raise CspError("not a csp2sat map file (no \"format\": \"csp2sat-map\")", 1, 1, path, Exit.SYNTAX)
     if data.get("version") != MAP_VERSION:
         raise CspError(f"unsupported map version {data.get('version')!r}", 1, 1, path, Exit.SYNTAX)
+    problem = _map_problem(data)
+    if problem:
+        raise CspError(f"not a valid csp2sat map: {problem}", file=path, exit=Exit.SYNTAX)
     return data
+
+
+def _map_problem(data: dict) -> str | None:
+    """What is wrong with the structure of a map (edited by hand, truncated, ...), or None."""
+
+    def literal(x: Any) -> bool:
+        return isinstance(x, (bool, int))
+
+    def ints(xs: Any) -> bool:
+        return isinstance(xs, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in xs)
+
+    source = data.get("source")
+    if not (isinstance(source, dict) and isinstance(source.get("path"), str) and isinstance(source.get("sha256"), str)):
+        return '"source" must hold "path" and "sha256"'
+    for key in ("int_vars", "bool_vars"):
+        if not isinstance(data.get(key), list) or not all(isinstance(v, dict) for v in data[key]):
+            return f'"{key}" must be a list of objects'
+    for var in data["int_vars"]:
+        name = var.get("name")
+        if not isinstance(name, str) or not isinstance(var.get("printed"), bool):
+            return f'integer variable {name!r}: needs "name" and "printed"'
+        if "bits" in var:
+            if not (isinstance(var.get("lb"), int) and ints(var["bits"])):
+                return f'integer variable {name!r}: needs "lb" and a list of "bits"'
+        elif not (
+            ints(var.get("values")) and var["values"] and isinstance(var.get("le"), list)
+            and len(var["le"]) == len(var["values"]) and all(literal(x) for x in var["le"])
+        ):
+            return f'integer variable {name!r}: needs "values" and one "le" literal per value'
+    for var in data["bool_vars"]:
+        name = var.get("name")
+        if not (isinstance(name, str) and isinstance(var.get("key"), str) and isinstance(var.get("printed"), bool)
+                and literal(var.get("lit"))):
+            return f'Boolean variable {name!r}: needs "name", "key", "printed" and "lit"'
+    return None
 
 
 @dataclass
@@ -139,6 +177,7 @@ class SolverOutput:
 
     status: str  # "SATISFIABLE" | "UNSATISFIABLE" | "UNKNOWN"
     true_vars: set[int]
+    assigned: set[int] = field(default_factory=set)  # every variable the model gives a value (either sign)
 
 
 _STATUS = {
@@ -156,6 +195,7 @@ def read_solver_output(text: str, file: str = "<string>") -> SolverOutput:
     """Parse MiniSat or SAT-competition solver output (see the module docstring)."""
     status: str | None = None
     true_vars: set[int] = set()
+    assigned: set[int] = set()
     ended = False
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
@@ -184,13 +224,15 @@ def read_solver_output(text: str, file: str = "<string>") -> SolverOutput:
                 raise CspError(f"expected a literal, found {word!r}", lineno, col, file, Exit.SYNTAX) from None
             if lit == 0:
                 ended = True
-            elif lit > 0:
-                true_vars.add(lit)
+            else:
+                assigned.add(abs(lit))
+                if lit > 0:
+                    true_vars.add(lit)
     if status is None:
         raise CspError("empty solver output: no SAT/UNSAT verdict", 1, 1, file, Exit.SYNTAX)
     if status == "SATISFIABLE" and not ended:
         raise CspError("the model is not terminated by 0 (truncated solver output?)", 0, 0, file, Exit.SYNTAX)
-    return SolverOutput(status, true_vars)
+    return SolverOutput(status, true_vars, assigned)
 
 
 def _holds(lit: int | bool, true_vars: set[int]) -> bool:
@@ -213,6 +255,24 @@ def decode_assignment(mapping: dict, true_vars: set[int]) -> dict[str, int | boo
     for var in mapping["bool_vars"]:
         values[var["key"]] = _holds(var["lit"], true_vars)
     return values
+
+
+def unassigned(mapping: dict, assigned: set[int]) -> list[tuple[str, int]]:
+    """(variable name, CNF variable) for each literal of the map that the solver's model leaves out.
+
+    Such a model is partial: reading the missing literals as false could
+    print values that the solver never chose.
+    """
+    missing = []
+    for var in mapping["int_vars"]:
+        for lit in var.get("bits", var.get("le", [])):
+            if not isinstance(lit, bool) and abs(lit) not in assigned:
+                missing.append((var["name"], abs(lit)))
+    for var in mapping["bool_vars"]:
+        lit = var["lit"]
+        if not isinstance(lit, bool) and abs(lit) not in assigned:
+            missing.append((var["name"], abs(lit)))
+    return missing
 
 
 def printed_answer(mapping: dict, values: dict[str, int | bool]) -> list[tuple[str, int | bool]]:

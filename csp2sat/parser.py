@@ -610,9 +610,16 @@ def _lark_tokens(text: str) -> list[tuple]:
     return tokens
 
 
-def parse_text(text: str, file: str = "<string>") -> SyntaxTree:
-    """Parse Sugar CSP `text` (named `file` in messages) into a `SyntaxTree`; raises `CspError`."""
+def parse_text(text: str, file: str = "<string>", max_nesting: int | None = None) -> SyntaxTree:
+    """Parse Sugar CSP `text` (named `file` in messages) into a `SyntaxTree`; raises `CspError`.
+
+    Parentheses nested deeper than `max_nesting` (default `MAX_NESTING`, the
+    depth every later stage handles) are an error (`Exit.LIMIT`) at the first
+    '(' past it; ``max_nesting=0`` parses any depth (parsing itself is iterative).
+    """
     tables = _tables()
+    if text.startswith("\ufeff"):  # a byte-order mark is no part of the text (positions stay right)
+        text = text[1:]
     with gc_paused():
         lines = text.split("\n")
         odd = [False]
@@ -627,10 +634,46 @@ def parse_text(text: str, file: str = "<string>") -> SyntaxTree:
                 except UnexpectedInput as err:
                     raise _syntax_error(err, text, file) from None
             odd[0] = True
+        if max_nesting != 0:
+            _check_nesting(lines, file, max_nesting or MAX_NESTING)
         line_starts = list(accumulate((len(line) + 1 for line in lines[:-1]), initial=0))
         warnings = _odd_token_warnings(text, file, line_starts) if odd[0] else ()
         ends, statements = _spans(text, line_starts, statements)
         return SyntaxTree(tuple(statements), _comments(text, line_starts), file, warnings=warnings, ends=ends)
+
+
+# The deepest nesting of parentheses accepted. The later stages (checker, normaliser,
+# formatter) follow the tree recursively, so a limit stated here, with the place where
+# a file passes it, replaces a stack overflow somewhere further on; every stage is
+# tested at exactly this depth (tests/test_cli_inputs.py).
+MAX_NESTING = 200
+
+
+def _check_nesting(lines: list[str], file: str, limit: int) -> None:
+    """Raise `CspError` (`Exit.LIMIT`) at the first '(' nested more than `limit` deep.
+
+    Counts per line (a C-level count), and scans characters only on a line that
+    could pass the limit, so ordinary files pay almost nothing.
+    """
+    depth = 0
+    for lineno, line in enumerate(lines, 1):
+        if ";" in line:
+            line = line.split(";", 1)[0]
+        opens = line.count("(")
+        if depth + opens <= limit:
+            depth += opens - line.count(")")
+            continue
+        for col, char in enumerate(line, 1):
+            if char == "(":
+                depth += 1
+                if depth > limit:
+                    raise CspError(
+                        f"nesting too deep: this '(' is at depth {depth}, and csp2sat accepts "
+                        f"expressions nested at most {limit} deep",
+                        lineno, col, file, Exit.LIMIT,
+                    )
+            elif char == ")":
+                depth -= 1
 
 
 def _comments(text: str, line_starts: list[int]) -> tuple[Comment, ...]:

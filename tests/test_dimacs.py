@@ -120,9 +120,11 @@ def test_round_trip_through_minisat(
         assert _sugar_answer(out) == expected
 
 
-def test_decode_warns_when_the_source_changed_or_vanished(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+def test_decode_refuses_what_it_cannot_verify(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """A changed or vanished source, a map made from stdin, or a partial model: exit 8 unless --no-verify."""
     source = tmp_path / "m.csp"
-    source.write_text("(int x 1 3)\n(bool p)\n(= x 2)\n(or p (> x 5))\n")
+    text = "(int x 1 3)\n(bool p)\n(= x 2)\n(or p (> x 5))\n"
+    source.write_text(text)
     cnf, map_file = tmp_path / "m.cnf", tmp_path / "m.map"
     assert run_cli(capsys, "encode", str(source), "-o", str(cnf), "--map", str(map_file))[0] == 0
     with Solver(bootstrap_with=CNF(from_file=str(cnf)).clauses) as sat:
@@ -135,10 +137,44 @@ def test_decode_warns_when_the_source_changed_or_vanished(tmp_path: Path, capsys
     assert out == "s SATISFIABLE\na x\t2\na p\ttrue\na\n"
     source.write_text("(int x 1 3)\n(bool p)\n(= x 3)\n")
     status, out, err = run_cli(capsys, "decode", str(map_file), str(answer))
-    assert status == 0 and "changed since it was encoded" in err
+    assert (status, out) == (Exit.VERIFY, "") and "not the file that was encoded" in err and "--no-verify" in err
+    status, out, err = run_cli(capsys, "decode", "--no-verify", str(map_file), str(answer))
+    assert status == 0 and out.startswith("s SATISFIABLE\n") and "warning: " in err
     source.unlink()
     status, out, err = run_cli(capsys, "decode", str(map_file), str(answer))
-    assert status == 0 and "cannot be read" in err
+    assert (status, out) == (Exit.VERIFY, "") and "cannot be read" in err
+    moved = tmp_path / "moved.csp"
+    moved.write_text(text)
+    status, out, err = run_cli(capsys, "decode", "--source", str(moved), str(map_file), str(answer))
+    assert (status, err) == (0, "") and out.startswith("s SATISFIABLE\n")
+    # a model that leaves out a literal the answer needs (truncated output)
+    source.write_text("(int x 1 3)\n(int y 1 3)\n(!= x y)\n")
+    assert run_cli(capsys, "encode", str(source), "-o", str(cnf), "--map", str(map_file))[0] == 0
+    partial = tmp_path / "partial.out"
+    partial.write_text("s SATISFIABLE\nv -1 0\n")
+    status, out, err = run_cli(capsys, "decode", str(map_file), str(partial))
+    assert (status, out) == (Exit.VERIFY, "") and "gives no value to CNF variable" in err
+
+
+def test_encode_from_stdin_records_stdin(tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch) -> None:
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"(int x 1 3)\n(= x 2)\n")))
+    cnf, map_file = tmp_path / "s.cnf", tmp_path / "s.map"
+    status, _, err = run_cli(capsys, "encode", "-", "-o", str(cnf), "--map", str(map_file))
+    assert status == 0, err
+    assert json.loads(map_file.read_text())["source"]["path"] == "<stdin>"
+    assert "c csp2sat encode <stdin>" in cnf.read_text()
+    answer = tmp_path / "s.out"
+    with Solver(bootstrap_with=CNF(from_file=str(cnf)).clauses) as sat:
+        assert sat.solve()
+        answer.write_text("SAT\n" + " ".join(map(str, sat.get_model())) + " 0\n")
+    status, out, err = run_cli(capsys, "decode", str(map_file), str(answer))
+    assert status == Exit.VERIFY and "standard input" in err
+    source = tmp_path / "s.csp"
+    source.write_text("(int x 1 3)\n(= x 2)\n")
+    status, out, err = run_cli(capsys, "decode", "--source", str(source), str(map_file), str(answer))
+    assert (status, out) == (0, "s SATISFIABLE\na x\t2\na\n"), err
 
 
 def test_decode_rejects_a_wrong_answer(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
@@ -183,3 +219,24 @@ def test_log_encoded_variables_round_trip_through_the_map(tmp_path: Path, capsys
     assert status == 0, err
     answer = {k: int(v) for k, v in _sugar_answer(out).items()}
     assert 3 * answer["x"] + 5 * answer["y"] == 2999999 and answer["y"] > 10
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "{}",
+        '"source": null, "int_vars": [], "bool_vars": []',
+        '"source": {"path": "x", "sha256": "y"}, "int_vars": [{"name": "x"}], "bool_vars": []',
+        '"source": {"path": "x", "sha256": "y"}, "int_vars": [{"name": "x", "printed": true, "values": [1, 2], '
+        '"le": [3]}], "bool_vars": []',
+        '"source": {"path": "x", "sha256": "y"}, "int_vars": [], "bool_vars": [{"name": "p"}]',
+        '"source": {"path": "x", "sha256": "y"}, "int_vars": [], "bool_vars": 7',
+    ],
+)
+def test_a_malformed_map_is_a_syntax_error(body: str, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    bad = tmp_path / "bad.map"
+    bad.write_text('{"format": "csp2sat-map", "version": 1' + ("" if body == "{}" else ", " + body) + "}")
+    answer = tmp_path / "o.txt"
+    answer.write_text("SAT\n1 -2 3 0\n")
+    status, out, err = run_cli(capsys, "decode", "--no-verify", str(bad), str(answer))
+    assert (status, out) == (Exit.SYNTAX, "") and "not a valid csp2sat map" in err, err

@@ -98,3 +98,57 @@ def test_random_trees_round_trip(statements: list) -> None:
     parsed = parse_text(text)
     assert parsed.statements == tree.statements
     assert format_tree(parsed) == text
+
+
+def test_comments_inside_an_expression_stay_among_the_same_tokens() -> None:
+    text = (
+        "(int x 0 9)\n(int y 0 9)\n"
+        "(and (= x 1) ; first\n     ; own line\n     (!= y 2)\n     ; before close\n     )\n"
+        "(predicate (p a)\n  (or (= a 1)\n   ; alt\n   (= a 2)))\n"
+        "(<= (+ x ; tx\n y) 3)\n"
+    )
+    out = format_tree(parse_text(text))
+    assert out == (
+        "(int x 0 9)\n(int y 0 9)\n"
+        "(and (= x 1) ; first\n  ; own line\n  (!= y 2)\n  ; before close\n  )\n"
+        "(predicate (p a)\n  (or (= a 1)\n    ; alt\n    (= a 2)))\n"
+        "(<=\n  (+ x ; tx\n    y)\n  3)\n"
+    )
+    assert format_tree(parse_text(out)) == out
+
+
+def test_no_sibling_is_appended_after_a_broken_child() -> None:
+    """Wrapping never leaves a dangling '... b)) 20)': what follows a child broken over lines starts a line."""
+    long = "b" * 40
+    text = f"(int a 0 9)(int {long} 0 9)\n(<= (+ (* 3 a) (* 5 {long}) (* 7 a) (* 9 {long})) 20)\n"
+    out = format_tree(parse_text(text))
+    lines = out.splitlines()
+    assert lines[-1] == "  20)", out
+    for line in lines:
+        # once a line closes a list opened on an earlier line, nothing but ')' may follow on it
+        balance = 0
+        for i, char in enumerate(line):
+            balance += (char == "(") - (char == ")")
+            if balance < 0:
+                assert set(line[i:]) <= {")"}, out
+                break
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(STATEMENTS, min_size=1, max_size=4), st.data())
+def test_comments_anywhere_between_tokens_are_kept_and_formatting_is_idempotent(statements: list, data) -> None:
+    text = format_tree(SyntaxTree(tuple(statements)))
+    tokens = text.replace("(", " ( ").replace(")", " ) ").split()
+    out, n = [], 0
+    for token in tokens:
+        out.append(token)
+        if data.draw(st.integers(0, 5)) == 0:
+            out.append(f"; c{n}\n")
+            n += 1
+    source = " ".join(out)
+    tree = parse_text(source)
+    once = format_tree(tree)
+    again = parse_text(once)
+    assert again.statements == tree.statements
+    assert [c.text for c in again.comments] == [f"; c{i}" for i in range(n)]
+    assert format_tree(again) == once

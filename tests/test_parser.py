@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from csp2sat.diagnostics import CspError, Exit
-from csp2sat.parser import parse_text
+from csp2sat.parser import MAX_NESTING, parse_text
 from csp2sat.syntax import ConstraintStmt, IntDecl, Node
 
 
@@ -109,8 +109,13 @@ def test_syntax_errors_are_positioned_and_readable(text: str, line: int, col: in
 def test_deep_nesting_parses() -> None:
     depth = 3000
     text = "(bool p)" + "(not " * depth + "p" + ")" * depth
-    node = formula(text)
-    assert sum(1 for n in node.walk() if n.op == "not") == depth
+    stmt = parse_text(text, max_nesting=0).statements[-1]  # the parser itself has no limit
+    assert isinstance(stmt, ConstraintStmt)
+    assert sum(1 for n in stmt.formula.walk() if n.op == "not") == depth
+    with pytest.raises(CspError) as err:  # by default: the depth later stages handle, stated with its place
+        parse_text(text, file="f.csp")
+    assert (err.value.exit, err.value.line, err.value.col) == (Exit.LIMIT, 1, 9 + 5 * MAX_NESTING)
+    assert f"at most {MAX_NESTING} deep" in err.value.message
 
 
 def test_int_decl_is_plain_dataclass() -> None:

@@ -10,21 +10,38 @@ from __future__ import annotations
 import sys
 from typing import Callable, TextIO
 
-from csp2sat.diagnostics import CspError, Exit
+from csp2sat.diagnostics import CspError, Exit, decode_utf8
 from csp2sat.syntax import Model
+
+STDIN = "-"  # the file argument that means standard input
+STDIN_NAME = "<stdin>"  # how messages and map files name standard input
+
+
+def display_name(path: str) -> str:
+    """The name of the file argument `path` in messages: ``<stdin>`` for ``-``."""
+    return STDIN_NAME if path == STDIN else path
 
 
 def read_text(path: str) -> str:
-    """The UTF-8 text of `path`, '-' for standard input (IO errors become `CspError` with `Exit.IO`)."""
-    if path == "-":
-        return sys.stdin.read()
+    """The UTF-8 text of `path`, '-' for standard input (IO errors become `CspError` with `Exit.IO`).
+
+    Every command reads its inputs here, so they all treat standard input, a
+    byte-order mark and bytes that are not UTF-8 the same way.
+    """
+    name = display_name(path)
     try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
+        if path == STDIN:
+            stream = getattr(sys.stdin, "buffer", None)
+            if stream is None:  # a text stream put in place of stdin (tests, embedding)
+                text = sys.stdin.read()
+                return text[1:] if text.startswith("\ufeff") else text
+            data = stream.read()
+        else:
+            with open(path, "rb") as f:
+                data = f.read()
     except OSError as err:
-        raise CspError(f"cannot read file: {err.strerror}", file=path, exit=Exit.IO) from None
-    except UnicodeDecodeError as err:
-        raise CspError(f"not UTF-8 text (byte {err.start})", file=path, exit=Exit.IO) from None
+        raise CspError(f"cannot read file: {err.strerror}", file=name, exit=Exit.IO) from None
+    return decode_utf8(data, name)
 
 
 def parse_model(text: str, path: str) -> Model:
@@ -32,6 +49,7 @@ def parse_model(text: str, path: str) -> Model:
     from csp2sat.checker import check
     from csp2sat.parser import parse_text
 
+    path = display_name(path)
     try:
         return check(parse_text(text, file=path))
     except CspError as err:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from csp2sat.commands._common import read_text
+from csp2sat.commands._common import display_name, read_text
 from csp2sat.diagnostics import CspError, Exit
 from csp2sat.generators.base import FORMATS, GENRE_MODULES, Genre, PuzzleError, genre
 from csp2sat.generators.puzzlink import looks_like_url, url_to_text
@@ -48,30 +48,40 @@ def puzzle_text(g: Genre, path: str) -> str:
             return url_to_text(path, g.name)
         except PuzzleError as err:
             raise CspError(str(err), file="<url>", exit=Exit.SYNTAX) from None
-    return read_stdin() if path == "-" else read_text(path)
+    return read_text(path)
 
 
-def display_name(path: str) -> str:
-    """How messages name a file argument: ``<stdin>`` for ``-``."""
-    return "<stdin>" if path == "-" else path
-
-
-def read_stdin() -> str:
-    """All of standard input."""
-    import sys
-
-    return sys.stdin.read()
+# What `gen`, `draw` and `puzzle` read, in their --help (an installed copy has no data/README.md).
+PUZZLE_FORMATS = """\
+puzzle text (one puzzle per file, rows top to bottom; '?' is a clue of unknown value):
+  slitherlink    one character per cell: 0-3 clue, . empty
+  hashiwokakero  (or hashi) one character per cell: 1-8 island with its bridge count, . water
+  masyu          one character per cell: W white circle, B black circle, . empty
+  fillmat        one character per cell: 1-4 clue, . empty
+  shikaku        space-separated tokens per row: a number is the area of its rectangle, - empty
+  nurikabe       space-separated tokens per row: a number is the size of its island, - empty
+  pentomino      the box: . a cell to cover, # a blocked cell (60 cells to cover)
+"""
+ANSWER_FORMAT = """\
+--format answer prints the solution as plain text: slitherlink a (2R+1)x(2C+1) drawing
+(+ points, - and | loop edges); masyu a (2R-1)x(2C-1) drawing through the cell centres;
+hashiwokakero one line 'r1 c1 r2 c2 k' per bridge (k = 1 or 2, rows and columns from 0);
+fillmat one digit per cell (its block's size); shikaku one number per cell (its
+rectangle, numbered in reading order of their top-left cells); nurikabe # wall, . island;
+pentomino the piece letter per cell (# blocked).
+"""
 
 
 def add_genre_arguments(parser: argparse.ArgumentParser) -> None:
     """The GENRE and PUZZLE positional arguments every puzzle command takes."""
     parser.add_argument("genre", metavar="GENRE", help="puzzle genre: " + ", ".join(GENRE_NAMES))
     parser.add_argument("puzzle", metavar="PUZZLE",
-                        help="puzzle text file, - for stdin, or a puzz.link URL (https://puzz.link/p?slither/...)")
+                        help="puzzle text file (its format is described above), - for stdin, "
+                             "or a puzz.link URL (https://puzz.link/p?slither/...)")
 
 
 def add_format_arguments(parser: argparse.ArgumentParser) -> None:
     """The --format and -o options of the commands that draw a solution."""
     parser.add_argument("--format", "-f", choices=FORMATS, default="drawing",
-                        help="drawing (terminal picture, default), answer (data/README.md solution text) or svg")
+                        help="drawing (terminal picture, default), answer (plain solution text, described above) or svg")
     parser.add_argument("-o", "--output", default="-", metavar="FILE", help="write to FILE instead of stdout")

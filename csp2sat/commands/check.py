@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from csp2sat.commands._common import read_text
-from csp2sat.diagnostics import CspError, Exit
+from csp2sat.commands._common import display_name, read_text
+from csp2sat.diagnostics import CspError
 from csp2sat.syntax import GLOBAL_OPS, Model
 
 NAME = "check"
@@ -23,7 +23,7 @@ FILE:LINE:COL: error: MESSAGE. "-" reads standard input.
 
 examples:
   csp2sat check queens.csp
-  csp2sat check tests/conformance/errors/*.csp
+  csp2sat check models/*.csp
   generate_csp | csp2sat check -
 """
 
@@ -36,11 +36,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def read_source(path: str) -> str:
     """The text of `path`, or of standard input for ``-``."""
-    if path == "-":
-        try:
-            return sys.stdin.read()
-        except UnicodeDecodeError as err:
-            raise CspError(f"not UTF-8 text (byte {err.start})", file="<stdin>", exit=Exit.IO) from None
     return read_text(path)
 
 
@@ -49,7 +44,7 @@ def load(path: str) -> Model:
     from csp2sat.checker import check
     from csp2sat.parser import parse_text
 
-    name = "<stdin>" if path == "-" else path
+    name = display_name(path)
     return check(parse_text(read_source(path), file=name))
 
 
@@ -72,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     """Check every file; the status is that of the first failing file (0 if all pass)."""
     status = 0
     for path in args.files:
-        name = "<stdin>" if path == "-" else path
+        name = display_name(path)
         try:
             model = load(path)
         except CspError as err:

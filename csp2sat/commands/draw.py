@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from csp2sat.commands._common import read_text, write_output
+from csp2sat.commands._common import display_name, read_text, write_output
 from csp2sat.commands._puzzles import (
-    add_format_arguments, add_genre_arguments, display_name, lookup, puzzle_error, read_puzzle, read_stdin,
+    ANSWER_FORMAT, PUZZLE_FORMATS, add_format_arguments, add_genre_arguments, lookup, puzzle_error, read_puzzle,
 )
 from csp2sat.diagnostics import CspError, Exit
 from csp2sat.generators.base import PuzzleError, read_answers
@@ -31,7 +31,7 @@ one answer). Of an optimisation log ('o' lines) the last, best answer is drawn.
 
 formats:
   drawing   a terminal picture (loops with + - |, bridges with === --- # |, regions with borders)
-  answer    the plain-text solution format of data/README.md (NAME.solution.txt)
+  answer    the plain-text solution (see below)
   svg       a standalone SVG picture
 
 examples:
@@ -43,7 +43,8 @@ examples:
 Exit status: 0 drawn, 3 bad puzzle text or a log line that cannot be read (or an
 UNSATISFIABLE log), 7 a file cannot be read or written, 8 the log's answer is not a
 solution of this puzzle (a rule broken, or a puzzle variable missing or out of range).
-"""
+
+""" + PUZZLE_FORMATS + "\n" + ANSWER_FORMAT
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -63,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     if args.puzzle == "-" and args.log == "-":
         raise CspError("the puzzle and the log cannot both come from stdin (-)", file="csp2sat", exit=Exit.USAGE)
     puzzle = read_puzzle(genre, args.puzzle)
-    log = read_stdin() if args.log == "-" else read_text(args.log)
+    log = read_text(args.log)
     log_name = display_name(args.log)
     try:
         answers, optimising = read_answers(log)

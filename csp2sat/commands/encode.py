@@ -11,7 +11,7 @@ import argparse
 import os
 import sys
 
-from csp2sat.commands._common import read_model, write_output
+from csp2sat.commands._common import STDIN, STDIN_NAME, display_name, read_model, write_output
 from csp2sat.diagnostics import Exit
 
 NAME = "encode"
@@ -31,7 +31,7 @@ examples:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of `csp2sat encode`."""
-    parser.add_argument("file", metavar="FILE.csp", help="the Sugar CSP file")
+    parser.add_argument("file", metavar="FILE.csp", help="the Sugar CSP file ('-' for standard input)")
     parser.add_argument("-o", "--output", required=True, metavar="OUT.cnf", help="the DIMACS file ('-' for stdout)")
     parser.add_argument("--map", required=True, metavar="OUT.map", help="the map file for `csp2sat decode`")
 
@@ -45,8 +45,9 @@ def run(args: argparse.Namespace) -> int:
     compiled = compile_model(model)
     if model.objective is not None:
         print(f"c note: the objective ({model.objective.sense} {model.objective.var}) is not encoded", file=sys.stderr)
-    mapping = build_map(compiled, model, os.path.abspath(args.file), text)
-    comments = [f"csp2sat encode {args.file}", f"map {args.map}"]
+    source = STDIN_NAME if args.file == STDIN else os.path.abspath(args.file)
+    mapping = build_map(compiled, model, source, text)
+    comments = [f"csp2sat encode {display_name(args.file)}", f"map {args.map}"]
     write_output(args.output, lambda out: write_cnf(compiled, out, comments))
     write_output(args.map, lambda out: dump_map(mapping, out))
     return Exit.OK

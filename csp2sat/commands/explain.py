@@ -39,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-domains", action="store_true", help="keep declared domains fixed; explain with constraints only"
     )
-    parser.add_argument("--solver", default=DEFAULT_SOLVER, help=f"PySAT solver name (default {DEFAULT_SOLVER})")
+    parser.add_argument("--solver", default=DEFAULT_SOLVER, metavar="NAME", help=f"PySAT solver name (default {DEFAULT_SOLVER})")
 
 
 def run(args: argparse.Namespace) -> int:

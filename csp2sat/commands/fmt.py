@@ -3,7 +3,11 @@
 Without options prints the formatted file to stdout; ``-i`` rewrites files in
 place; ``--check`` changes nothing and exits 1 if some file is not formatted.
 Comments are kept. A file that does not parse is left alone (its error is
-printed with the usual exit status).
+printed with the usual exit status), and so is a file with a token that Sugar
+reads in a surprising way (``2.7`` read as 2, ``1x`` as 1 then x): formatting
+would silently rewrite it, so the warning is printed and the status is 3.
+Several files are formatted only with -i or --check (their outputs would run
+together on stdout).
 """
 
 from __future__ import annotations
@@ -11,9 +15,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from csp2sat.commands._common import write_output
+from csp2sat.commands._common import display_name, write_output
 from csp2sat.commands.check import read_source
-from csp2sat.diagnostics import CspError
+from csp2sat.diagnostics import CspError, Exit
 
 NAME = "fmt"
 HELP = "print CSP files in canonical layout, keeping comments (-i: in place, --check: verify)"
@@ -22,6 +26,10 @@ Print Sugar CSP files in a canonical layout: one statement per line, long
 expressions broken with two-space indentation, one spelling per operator
 (=, !=, <=, +, -, *, and, or, not, imp, ...), comments kept in place.
 Formatting is idempotent and does not change the meaning of the file.
+A file with a token Sugar reads in a surprising way (2.7 is read as 2, 1x as 1
+then x) is not formatted: the warning says what to write instead (exit 3).
+Several files need -i or --check: printed one after the other they would run
+together.
 
 examples:
   csp2sat fmt model.csp              print the formatted file
@@ -43,13 +51,29 @@ def run(args: argparse.Namespace) -> int:
     from csp2sat.formatter import format_tree
     from csp2sat.parser import parse_text
 
+    if len(args.files) > 1 and not (args.in_place or args.check):
+        raise CspError(
+            f"{len(args.files)} files given: fmt prints one file; use -i to rewrite several in place, "
+            "or --check to check them",
+            file="csp2sat fmt",
+            exit=Exit.USAGE,
+        )
     status = 0
     unformatted = False
     for path in args.files:
-        name = "<stdin>" if path == "-" else path
+        name = display_name(path)
         try:
             text = read_source(path)
-            formatted = format_tree(parse_text(text, file=name))
+            tree = parse_text(text, file=name)
+            if tree.warnings:  # formatting would replace the odd tokens by their reading
+                for warning in tree.warnings:
+                    print(str(warning), file=sys.stderr)
+                raise CspError(
+                    "not formatted: it would rewrite the tokens above as Sugar reads them; write them so first",
+                    file=name,
+                    exit=Exit.SYNTAX,
+                )
+            formatted = format_tree(tree)
             if args.check:
                 if formatted != text:
                     print(f"{name}: not formatted", file=sys.stderr)

@@ -5,24 +5,25 @@ from __future__ import annotations
 import argparse
 
 from csp2sat.commands._common import write_output
-from csp2sat.commands._puzzles import add_genre_arguments, lookup, read_puzzle
+from csp2sat.commands._puzzles import PUZZLE_FORMATS, add_genre_arguments, lookup, read_puzzle
 
 NAME = "gen"
 HELP = "write the Sugar CSP file of a puzzle (Slitherlink, Hashiwokakero, Shikaku, ...)"
 DESCRIPTION = """\
-Read a puzzle in the plain-text format of data/README.md (or the seeds' whitespace-
-separated form) and write a readable Sugar CSP file that encodes its rules: the puzzle
+Read a puzzle in plain text (formats below; whitespace-separated cells are accepted
+too) and write a readable Sugar CSP file that encodes its rules: the puzzle
 in a header comment, variables named after coordinates, one commented block per rule.
 Real Sugar accepts the file too.
 
 examples:
-  csp2sat gen hashi data/hashi/pzprjs_5x5.txt              print the CSP
+  csp2sat gen hashi board.txt                              print the CSP
   csp2sat gen slitherlink board.txt -o board.csp           write it to a file
   csp2sat gen slitherlink board.txt | csp2sat solve -      solve it at once
   csp2sat gen masyu board.txt -o m.csp && sugar m.csp > m.log && csp2sat draw masyu board.txt m.log
 
 A bad puzzle is reported as PUZZLE:LINE:COL: error: ... with exit status 3.
-"""
+
+""" + PUZZLE_FORMATS
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from csp2sat.commands._common import write_output
-from csp2sat.commands._puzzles import add_format_arguments, add_genre_arguments, display_name, lookup, read_puzzle
+from csp2sat.commands._common import display_name, write_output
+from csp2sat.commands._puzzles import (
+    ANSWER_FORMAT, PUZZLE_FORMATS, add_format_arguments, add_genre_arguments, lookup, read_puzzle,
+)
 from csp2sat.generators.run import DEFAULT_SOLVER, solve_puzzle
 
 NAME = "puzzle"
@@ -19,15 +21,16 @@ With --facts, list the puzzle variables (named after their cells) whose value th
 do NOT force, i.e. that differ between solutions (on stderr, as 'c' lines).
 
 examples:
-  csp2sat puzzle hashi data/hashi/sugar_hashiwokakero-0_7x7.txt
+  csp2sat puzzle hashi board.txt
   csp2sat puzzle slitherlink board.txt --format answer
   csp2sat puzzle masyu board.txt --unique
-  csp2sat puzzle nurikabe data/nurikabe/cspuz_6x6_multi.txt --facts
+  csp2sat puzzle nurikabe board.txt --facts
   csp2sat puzzle slitherlink board.txt --format svg -o board.svg
 
 Exit status: 0 when solved, 1 when the puzzle has no solution, 3 for bad puzzle text,
 7 when a file cannot be read or written.
-"""
+
+""" + PUZZLE_FORMATS + "\n" + ANSWER_FORMAT
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -38,7 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--facts", action="store_true", help="also say which cells the clues force (the same in every solution)"
     )
-    parser.add_argument("--solver", default=DEFAULT_SOLVER, help=f"PySAT solver name (default {DEFAULT_SOLVER})")
+    parser.add_argument("--solver", default=DEFAULT_SOLVER, metavar="NAME", help=f"PySAT solver name (default {DEFAULT_SOLVER})")
 
 
 def run(args: argparse.Namespace) -> int:

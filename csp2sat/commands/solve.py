@@ -32,7 +32,7 @@ examples:
   csp2sat solve - < model.csp                     read the problem from standard input
   csp2sat solve --unique puzzle.csp               is the solution unique? (c UNIQUE / c MULTIPLE)
   csp2sat solve --facts puzzle.csp                which values hold in every solution
-  csp2sat solve --count csp/pentomino/box_3x20.csp
+  csp2sat solve --count pentomino.csp            how many solutions
 
 XCSP3 input (FILE.xml, .xml.gz, .xml.lzma) answers in the XCSP3 competition format:
   o 34                   (COP) each improved objective value
@@ -72,7 +72,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="choose an encoding for comparison, e.g. -O alldifferent=pairwise (see docs/encodings.md)",
+        help="choose an encoding for comparison (repeatable): alldifferent=auto|pairwise|amo, "
+        "cardinality=auto|totalizer|order, large=auto|log|order; auto (the default) picks per constraint",
     )
     solve_modes.add_arguments(parser)
     from csp2sat.commands import sugar_modes

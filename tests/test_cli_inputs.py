@@ -1,0 +1,368 @@
+"""Every subcommand on odd inputs and odd outputs: a message and a documented exit status, never a traceback.
+
+Odd inputs: an empty file, a directory, binary bytes, text that is not UTF-8, a
+byte-order mark, a missing file, standard input. Odd outputs: a full disk
+(/dev/full) and a pipe closed early, both I/O errors (exit 7). The commands run
+as a user runs them, in a separate process (``python -m csp2sat``), so the
+interpreter's own handling of stdout at exit is tested too.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from csp2sat.diagnostics import Exit
+from tests.cli_support import run_cli
+
+ROOT = Path(__file__).resolve().parent.parent
+BOARD = ROOT / "data" / "slitherlink" / "cspuz_4x4.txt"
+QUEENS = ROOT / "tests" / "conformance" / "sugar-examples" / "nqueens-8.csp"
+DOCUMENTED = {0, 1, 2, 3, 4, 5, 6, 7, 8}  # 9 is an internal error
+
+
+def run_module(*argv: str, stdin: bytes = b"", cwd: Path | None = None) -> subprocess.CompletedProcess:
+    """Run ``python -m csp2sat ARGV`` in its own process."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run(
+        [sys.executable, "-m", "csp2sat", *argv], input=stdin, capture_output=True, cwd=cwd, env=env, timeout=120
+    )
+
+
+@pytest.fixture(scope="module")
+def odd_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    d = tmp_path_factory.mktemp("odd")
+    files = {
+        "empty": b"",
+        "binary": bytes(range(256)) * 8,
+        "latin1": "(int x 1 3) ; caf\u00e9\n".encode("latin-1"),
+        "bom": b"\xef\xbb\xbf(int x 1 3)\n(= x 2)\n",
+        "long_line": b"(int x 0 9) " + b"(= x 1) " * 5_000 + b"\n",
+        "nul": b"(int x\x00 1 3)\n",
+    }
+    paths = {}
+    for name, data in files.items():
+        paths[name] = d / f"{name}.csp"
+        paths[name].write_bytes(data)
+    paths["directory"] = d / "adir"
+    paths["directory"].mkdir()
+    paths["missing"] = d / "missing.csp"
+    return paths
+
+
+def _commands(f: str, tmp: Path) -> list[list[str]]:
+    return [
+        ["solve", f],
+        ["solve", "--count", f],
+        ["check", f],
+        ["fmt", f],
+        ["explain", f],
+        ["encode", f, "-o", str(tmp / "o.cnf"), "--map", str(tmp / "o.map")],
+        ["decode", f, f],
+        ["gen", "slitherlink", f],
+        ["draw", "slitherlink", f, f],
+        ["draw", "slitherlink", str(BOARD), f],
+        ["puzzle", "slitherlink", f],
+    ]
+
+
+@pytest.mark.parametrize("kind", ["empty", "binary", "latin1", "bom", "long_line", "nul", "directory", "missing"])
+def test_odd_files_get_a_message_never_a_traceback(
+    kind: str, odd_files: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    for argv in _commands(str(odd_files[kind]), tmp_path):
+        status, _, err = run_cli(capsys, *argv)
+        assert status in DOCUMENTED, (argv, status, err)
+        assert "Traceback" not in err and "internal error" not in err, (argv, err)
+        if status not in (0, 1):
+            assert "error: " in err, (argv, err)
+
+
+@pytest.mark.parametrize("kind", ["empty", "binary", "latin1", "bom"])
+def test_odd_standard_input_gets_a_message_never_a_traceback(
+    kind: str, odd_files: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch
+) -> None:
+    data = odd_files[kind].read_bytes()
+    for argv in _commands("-", tmp_path):
+        if argv[0] == "decode":
+            argv = ["decode", str(odd_files["empty"]), "-"]
+        if argv[0] == "draw":
+            argv = ["draw", "slitherlink", str(BOARD), "-"]
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data)))
+        status, _, err = run_cli(capsys, *argv)
+        assert status in DOCUMENTED and "Traceback" not in err, (argv, status, err)
+        assert "-:" not in err and not err.startswith("-"), (argv, err)  # stdin is named <stdin>
+
+
+def test_not_utf8_is_reported_at_its_position_one_based(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    bad = tmp_path / "bad.csp"
+    bad.write_bytes(b"(int x 1 3)\n(int \xe9 1 3)\n")
+    for argv in (["check", str(bad)], ["solve", str(bad)], ["fmt", str(bad)], ["gen", "slitherlink", str(bad)]):
+        status, _, err = run_cli(capsys, *argv)
+        assert status == Exit.IO
+        # byte 18 of the file (1-based), on line 2 at column 6
+        assert err.startswith(f"{bad}:2:6: error: not UTF-8 text: byte 18 of the file is 0xe9"), err
+
+
+def test_stdin_is_read_as_utf8_and_named_stdin(capsys: pytest.CaptureFixture, monkeypatch) -> None:
+    for argv in (["solve", "-"], ["check", "-"], ["fmt", "-"], ["gen", "slitherlink", "-"]):
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"\xff\n"), errors="surrogateescape"))
+        status, _, err = run_cli(capsys, *argv)
+        assert status == Exit.IO and err.startswith("<stdin>:1:1: error: not UTF-8 text: byte 1"), (argv, err)
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"(int x 1 3)\n(= y 1)\n")))
+    status, _, err = run_cli(capsys, "solve", "-")
+    assert status == Exit.SEMANTIC and err.startswith("<stdin>:2:"), err
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"1 Z\n")))
+    status, _, err = run_cli(capsys, "gen", "slitherlink", "-")
+    assert status != 0 and err.startswith("<stdin>:"), err
+
+
+def test_byte_order_mark_is_ignored(tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch) -> None:
+    source = tmp_path / "bom.csp"
+    source.write_bytes(b"\xef\xbb\xbf(int x 1 3)\n(= x 2)\n")
+    assert run_cli(capsys, "solve", str(source)) == (0, "s SATISFIABLE\na x\t2\na\n", "")
+    status, out, _ = run_cli(capsys, "check", str(source))
+    assert status == 0 and "1 int" in out
+    status, out, _ = run_cli(capsys, "fmt", str(source))
+    assert (status, out) == (0, "(int x 1 3)\n(= x 2)\n")
+    source.write_bytes(b"\xef\xbb\xbf(int x 1 3)\n(= y 2)\n")
+    status, _, err = run_cli(capsys, "check", str(source))
+    assert status == Exit.SEMANTIC and err.startswith(f"{source}:2:4: error:"), err  # positions unshifted
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"\xef\xbb\xbf(int x 1 3)\n")))
+    assert run_cli(capsys, "check", "-")[0] == 0
+    board = tmp_path / "board.txt"
+    board.write_bytes(b"\xef\xbb\xbf" + BOARD.read_bytes())
+    assert run_cli(capsys, "gen", "slitherlink", str(board))[0] == 0
+    from csp2sat import parse
+
+    assert list(parse("\ufeff(int x 1 3)").int_vars) == ["x"]
+
+
+# ------------------------------------------------------------ output that cannot be written
+
+
+@pytest.fixture(scope="module")
+def board_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A solution log of BOARD, for `draw`."""
+    d = tmp_path_factory.mktemp("log")
+    assert run_module("gen", "slitherlink", str(BOARD), "-o", str(d / "b.csp")).returncode == 0
+    (d / "b.log").write_bytes(run_module("solve", str(d / "b.csp")).stdout)
+    return d / "b.log"
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["solve", str(QUEENS)],
+        ["solve", "--all", str(QUEENS)],
+        ["solve", "--count", str(QUEENS)],
+        ["solve", "--unique", str(QUEENS)],
+        ["solve", "--facts", str(QUEENS)],
+        ["check", str(QUEENS)],
+        ["fmt", str(QUEENS)],
+        ["explain", str(QUEENS)],
+        ["encode", str(QUEENS), "-o", "-", "--map", "MAP"],
+        ["encode", str(QUEENS), "-o", "/dev/full", "--map", "MAP"],
+        ["encode", str(QUEENS), "-o", "CNF", "--map", "/dev/full"],
+        ["gen", "slitherlink", str(BOARD)],
+        ["gen", "slitherlink", str(BOARD), "-o", "/dev/full"],
+        ["puzzle", "slitherlink", str(BOARD)],
+        ["puzzle", "slitherlink", str(BOARD), "-o", "/dev/full"],
+        ["draw", "slitherlink", str(BOARD), "LOG"],
+        ["draw", "slitherlink", str(BOARD), "LOG", "-o", "/dev/full"],
+        ["--help"],
+        ["solve", "--help"],
+    ],
+    ids=lambda argv: " ".join(a if "/" not in a or a == "/dev/full" else Path(a).name for a in argv),
+)
+def test_a_full_disk_is_an_io_error(argv: list[str], tmp_path: Path, board_log: Path) -> None:
+    argv = [{"MAP": str(tmp_path / "m"), "CNF": str(tmp_path / "c"), "LOG": str(board_log)}.get(a, a) for a in argv]
+    with open("/dev/full", "wb") as full:
+        proc = subprocess.run(
+            [sys.executable, "-m", "csp2sat", *argv], stdout=full, stderr=subprocess.PIPE, timeout=120,
+            env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        )
+    err = proc.stderr.decode()
+    assert proc.returncode == Exit.IO, err
+    assert "No space left on device" in err and "Traceback" not in err and "internal" not in err, err
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_decode_and_fmt_in_place_report_a_full_disk(tmp_path: Path) -> None:
+    source = tmp_path / "q.csp"
+    source.write_text("(int x 1 3)\n(int y 1 3)\n(!= x y)\n")
+    assert run_module("encode", str(source), "-o", str(tmp_path / "q.cnf"), "--map", str(tmp_path / "q.map")).returncode == 0
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+
+    with Solver(bootstrap_with=CNF(from_file=str(tmp_path / "q.cnf")).clauses) as sat:
+        sat.solve()
+        (tmp_path / "q.out").write_text("SAT\n" + " ".join(map(str, sat.get_model())) + " 0\n")
+    with open("/dev/full", "wb") as full:
+        proc = subprocess.run(
+            [sys.executable, "-m", "csp2sat", "decode", str(tmp_path / "q.map"), str(tmp_path / "q.out")],
+            stdout=full, stderr=subprocess.PIPE, timeout=120, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        )
+    assert proc.returncode == Exit.IO and b"No space left" in proc.stderr
+
+
+def test_a_pipe_closed_early_is_an_io_error(tmp_path: Path) -> None:
+    """`csp2sat solve --all FILE | head -1`: the rest cannot be written; say so, exit 7, no traceback."""
+    many = tmp_path / "many.csp"
+    many.write_text("(int x 1 1000)\n(int y 1 1000)\n")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "csp2sat", "solve", "--all", str(many)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.readline() == b"s SATISFIABLE\n"
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == Exit.IO, err
+    assert "broken pipe" in err and "Traceback" not in err and "Exception ignored" not in err, err
+
+
+@pytest.mark.parametrize("folder", ["tests", pytest.param("csp", marks=pytest.mark.slow)])
+def test_every_csp_file_of_the_repository_checks_and_formats(folder: str, capsys: pytest.CaptureFixture) -> None:
+    """No .csp file in tests/ (or csp/, the generated files, under -m slow) makes check or fmt fail internally."""
+    csp_files = sorted(str(p) for p in (ROOT / folder).rglob("*.csp"))
+    for argv in (["check", "-q", *csp_files], ["fmt", "--check", *csp_files]):
+        status, _, err = run_cli(capsys, *argv)
+        assert status in DOCUMENTED and "Traceback" not in err and "internal error" not in err, err[-2000:]
+
+
+def test_every_puzzle_of_the_repository_generates(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """Every puzzle in data/ goes through its generator."""
+    puzzles = [
+        p for p in sorted((ROOT / "data").glob("*/*.txt"))
+        if not p.name.endswith(".solution.txt") and p.name not in ("sources.txt", "pieces.txt", "counts.txt")
+    ]
+    assert len(puzzles) > 50
+    for puzzle in puzzles:
+        status, _, err = run_cli(capsys, "gen", puzzle.parent.name, str(puzzle), "-o", str(tmp_path / "p.csp"))
+        assert status == 0, (puzzle, err)
+
+
+# ------------------------------------------------------------ the nesting limit
+
+
+def _nested(depth: int) -> dict[str, str]:
+    """Files whose deepest '(' is at `depth`, in several constructs the later stages recurse through."""
+    formula = "p"
+    for _ in range(depth):
+        formula = f"(not {formula})"
+    term = "x"
+    for i in range(depth - 1):
+        term = f"(+ {term} 1)" if i % 3 == 0 else f"(if p {term} 0)" if i % 3 == 1 else f"(abs {term})"
+    logic = "p"
+    for i in range(depth):
+        logic = f"(or q {logic})" if i % 2 else f"(and {logic} true)"
+    body = "x"
+    for _ in range(depth - 2):
+        body = f"(abs {body})"
+    call = "(pr x)"
+    for _ in range(depth - 1):
+        call = f"(and {call} true)"
+    head = "(int x 0 3)\n(bool p)\n(bool q)\n"
+    return {
+        "not": head + formula + "\n",
+        "term": head + f"(>= {term} 0)\n",
+        "logic": head + logic + "\n",
+        # expanded, the call puts the body's depth on top of the call's
+        "predicate": head + f"(predicate (pr y) (>= {body} 0))\n{call}\n",
+    }
+
+
+@pytest.mark.parametrize("construct", ["not", "term", "logic", "predicate"])
+def test_every_stage_works_at_the_nesting_limit_and_stops_past_it(
+    construct: str, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    from csp2sat.parser import MAX_NESTING
+
+    source = tmp_path / "deep.csp"
+    for depth in (MAX_NESTING, MAX_NESTING + 1):
+        last = _nested(depth)[construct].splitlines()[-1]
+        assert max(last[:i].count("(") - last[:i].count(")") for i in range(len(last) + 1)) == depth
+    source.write_text(_nested(MAX_NESTING)[construct])
+    for argv in (["check"], ["solve"], ["solve", "--count"], ["fmt"], ["explain"],
+                 ["encode", "-o", str(tmp_path / "c"), "--map", str(tmp_path / "m")]):
+        status, _, err = run_cli(capsys, *argv, str(source))
+        assert status == 0, (argv, err)
+    text = _nested(MAX_NESTING + 1)[construct]
+    source.write_text(text)
+    line = text.count("\n", 0, text.index("\n(", text.index("(bool q)")) + 1) + 1
+    for argv in (["check"], ["solve"], ["fmt"], ["fmt", "--check"], ["explain"]):
+        status, _, err = run_cli(capsys, *argv, str(source))
+        assert status == Exit.LIMIT, (argv, err)
+        assert re.match(rf"{re.escape(str(source))}:{line}:\d+: error: nesting too deep: .*at most {MAX_NESTING} deep",
+                        err), (argv, err)
+
+
+# ------------------------------------------------------------ fmt
+
+
+def test_fmt_does_not_run_several_files_together(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    a, b = tmp_path / "a.csp", tmp_path / "b.csp"
+    a.write_text("(int  x 0 9)\n")
+    b.write_text("(int  y 0 9)\n")
+    status, out, err = run_cli(capsys, "fmt", str(a), str(b))
+    assert (status, out) == (Exit.USAGE, "") and "-i" in err and "--check" in err
+    assert run_cli(capsys, "fmt", "--check", str(a), str(b))[0] == 1
+    assert run_cli(capsys, "fmt", "-i", str(a), str(b))[0] == 0
+    assert (a.read_text(), b.read_text()) == ("(int x 0 9)\n", "(int y 0 9)\n")
+
+
+def test_fmt_never_silently_rewrites_a_token_sugar_reads_oddly(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    source = tmp_path / "odd.csp"
+    text = "(int x 0 9)\n(= x 2.7)\n"
+    source.write_text(text)
+    for argv in (["fmt"], ["fmt", "-i"], ["fmt", "--check"]):
+        status, out, err = run_cli(capsys, *argv, str(source))
+        assert (status, out) == (Exit.SYNTAX, ""), argv
+        assert f"{source}:2:6: warning: '2.7' is not an integer: read as 2" in err and "not formatted" in err
+        assert source.read_text() == text
+
+
+def test_fmt_in_place_on_a_full_disk_is_an_io_error(tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch) -> None:
+    import builtins
+    import errno
+
+    source = tmp_path / "a.csp"
+    source.write_text("(int  x 0 9)\n")
+    real_open = builtins.open
+
+    def full_disk_open(file, mode="r", *args, **kwargs):
+        if "w" in mode:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(file))
+        return real_open(file, mode, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", full_disk_open)
+    status, _, err = run_cli(capsys, "fmt", "-i", str(source))
+    assert status == Exit.IO and err.startswith(f"{source}: error: cannot write file: No space left on device"), err
+
+
+def test_an_unreadable_file_is_an_io_error(tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch) -> None:
+    """(Permissions do not stop root, so the refusal is simulated where files are opened.)"""
+    import builtins
+    import errno
+
+    locked = tmp_path / "locked.csp"
+    locked.write_text("(int x 1 3)\n")
+    real_open = builtins.open
+
+    def guarded_open(file, mode="r", *args, **kwargs):
+        if str(file) == str(locked):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(file))
+        return real_open(file, mode, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", guarded_open)
+    for argv in _commands(str(locked), tmp_path):
+        status, _, err = run_cli(capsys, *argv)
+        assert status == Exit.IO and "Permission denied" in err, (argv, err)
