@@ -16,15 +16,17 @@ HELP = "solve many CSP and puzzle files in parallel (Dask), one JSON line each"
 DESCRIPTION = """\
 Solve every problem under the given paths, one task each, in parallel, and write one
 JSON line per task. Directories are walked: .csp files are Sugar CSP files, .txt files
-are puzzles whose genre is --genre or the name of their folder (data/slitherlink/x.txt
+are puzzles whose genre is --genre or the name of their folder (puzzles/slitherlink/x.txt
 is a Slitherlink puzzle; NAME.solution.txt, sources.txt, pieces.txt and counts.txt are
-not puzzles). Every answer is verified as in 'csp2sat solve'.
+not puzzles), and a .txt file of puzz.link URLs (one per line, # comments) is a URL list:
+one task per URL, its genre read from the URL. Every answer is verified as in
+'csp2sat solve'.
 
 Tasks run on Dask: by default on a local pool of --jobs solver processes (no server
 needed); with --scheduler, on a Dask cluster you started, on this or other machines:
   dask scheduler                          # prints its address, e.g. tcp://10.0.0.5:8786
   dask worker tcp://10.0.0.5:8786         # on each machine, with csp2sat[dask] installed
-  csp2sat batch data/ --scheduler tcp://10.0.0.5:8786 -o results.jsonl
+  csp2sat batch puzzles/ --scheduler tcp://10.0.0.5:8786 -o results.jsonl
 Workers need csp2sat installed, not the files: each task carries its file's text.
 
 Each task runs in its own process: --timeout and --memory-limit hold even when a solver
@@ -32,7 +34,7 @@ ignores them, and a task that crashes, hangs or runs out of memory is recorded a
 while the batch goes on.
 
 record fields (one JSON object per line):
-  file, item, kind (csp|puzzle), genre, mode
+  file, item (a URL's line number), kind (csp|puzzle|url), genre, mode
   status     SATISFIABLE, UNSATISFIABLE, OPTIMUM FOUND; timeout (the record keeps what was
              found so far), memory, error (bad input, with its exit status), crash
   objective, answer (values of the printed variables; a puzzle's solution text),
@@ -41,10 +43,10 @@ record fields (one JSON object per line):
   resident memory, ~30 MB of it the loaded pipeline), wall_s, exit, error
 
 examples:
-  csp2sat batch csp/ data/ -o results.jsonl
-  csp2sat batch data/slitherlink --mode unique --timeout 60 -o unique.jsonl
+  csp2sat batch models/ puzzles/ -o results.jsonl
+  csp2sat batch puzzles/slitherlink --mode unique --timeout 60 -o unique.jsonl
   csp2sat batch boards/ --genre masyu --jobs 4 --memory-limit 2000
-  csp2sat batch data/ -o results.jsonl --resume      after Ctrl-C: run only what is missing
+  csp2sat batch puzzles/ urls.txt -o results.jsonl --resume      after Ctrl-C: run only what is missing
 
 exit status: 0 every task answered; 1 some task failed, ran out of memory or timed out;
 2 usage (bad path, unreachable scheduler); 8 some answer failed verification (a bug).
