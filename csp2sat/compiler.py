@@ -213,7 +213,7 @@ def _log_literal(lit: Linear, order: OrderEncoding, log: LogEncoding | None) -> 
 
 
 def _encode_clause(lits: list, prefix: list[int], order: OrderEncoding, pool: Pool, out: ClauseBuffer,
-                   cards: Totalizers, log: LogEncoding | None = None) -> None:
+                   cards: Totalizers, log: LogEncoding | None, seen: "_Seen") -> None:
     """Encode one normalised clause: simple literals inline, one linear literal expanded, others named."""
     if len(lits) == 1 and isinstance(lits[0], Linear) and len(lits[0].vars) > MAX_SUM_TERMS:
         cards.add_at_most(*_count_inputs(lits[0], order), prefix)  # a count alone: no output literal needed
@@ -255,13 +255,33 @@ def _encode_clause(lits: list, prefix: list[int], order: OrderEncoding, pool: Po
     if not complex_:
         out.add(simple)
         return
-    # Expanding two sums into one clause set would multiply their sizes; name all but one.
+    # A clause with sums costs tens to thousands of clauses: an exact repeat is encoded once.
+    key = (tuple(simple), tuple((lit.coefs, lit.vars, lit.c) for lit in complex_))
+    if key in seen.clauses:
+        return
+    seen.clauses.add(key)
+    # Expanding two sums into one clause set would multiply their sizes; name all but one
+    # (a literal named once is reused by every clause that has it).
     for lit in complex_[1:]:
-        b = pool.new()
+        lkey = (lit.coefs, lit.vars, lit.c)
+        b = seen.named.get(lkey)
+        if b is None:
+            b = pool.new()
+            order.encode_le(lit.coefs, lit.vars, lit.c, [-b], out)
+            seen.named[lkey] = b
         simple.append(b)
-        order.encode_le(lit.coefs, lit.vars, lit.c, [-b], out)
     first = complex_[0]
     order.encode_le(first.coefs, first.vars, first.c, simple, out)
+
+
+class _Seen:
+    """What `_encode_clause` has encoded already: clauses with sums, and sums named by a literal."""
+
+    __slots__ = ("clauses", "named")
+
+    def __init__(self) -> None:
+        self.clauses: set[tuple] = set()
+        self.named: dict[tuple, int] = {}
 
 
 def _choose_log(normal: NormalCSP, large: str) -> list[bool]:
@@ -342,9 +362,10 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
     log = LogEncoding(normal.int_domains, is_log, pool, out) if any(is_log) else None
     guards = [[-s] for s in sels] if sels else None
     cards = Totalizers(pool, out)
+    seen = _Seen()
     for lits, origin in zip(normal.clauses, normal.origins):
         prefix = guards[origin] if guards and origin >= 0 else []
-        _encode_clause(lits, prefix, order, pool, out, cards, log)
+        _encode_clause(lits, prefix, order, pool, out, cards, log, seen)
     for ad in normal.alldiffs:
         prefix = guards[ad.origin] if guards else []
         if any(is_log[v] for v in ad.vars):
@@ -357,7 +378,7 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
                             out.add(prefix)
                         continue
                     ne = [Linear((1, -1), (x, y), k - 1), Linear((-1, 1), (x, y), -k - 1)]
-                    _encode_clause(ne, prefix, order, pool, out, cards, log)
+                    _encode_clause(ne, prefix, order, pool, out, cards, log, seen)
             continue
         encode_alldifferent(order, ad.vars, ad.offsets, prefix, pool, out, opts["alldifferent"])
     t2 = time.perf_counter()
