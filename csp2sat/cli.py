@@ -42,6 +42,21 @@ exit status: 0 answer printed (SAT, UNSAT or UNKNOWN), 2 usage, 3 syntax error,
 """
 
 
+# Commands that compile a CNF, and so take --memory-limit.
+MEMORY_LIMITED = ("solve", "encode", "puzzle", "explain")
+
+
+def _megabytes(text: str) -> float:
+    """A positive number of megabytes (argparse type)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of megabytes, not {text!r}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand attached."""
     parser = argparse.ArgumentParser(
@@ -63,6 +78,11 @@ def build_parser() -> argparse.ArgumentParser:
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         module.add_arguments(cmd)
+        if module.NAME in MEMORY_LIMITED:
+            cmd.add_argument(
+                "--memory-limit", type=_megabytes, metavar="MB",
+                help="stop with exit status 6 before encoding when the CNF would need more than MB megabytes "
+                     "(default: 90%% of the memory available when the run starts)")
         cmd.set_defaults(run=module.run)
     return parser
 
@@ -74,6 +94,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "run", None):
         parser.print_help()
         return Exit.USAGE
+    if getattr(args, "memory_limit", None) is not None:
+        from csp2sat.memory import set_limit
+
+        set_limit(args.memory_limit)
     try:
         return int(args.run(args))
     except CspError as err:

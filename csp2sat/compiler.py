@@ -17,7 +17,9 @@ from __future__ import annotations
 import time
 from typing import Any, Iterator
 
+from csp2sat import memory
 from csp2sat.encoders.alldifferent import METHODS as ALLDIFF_METHODS
+from csp2sat.encoders.alldifferent import PAIRWISE_LIMIT
 from csp2sat.encoders.alldifferent import encode_alldifferent
 from csp2sat.encoders.cardinality import METHODS as CARDINALITY_METHODS
 from csp2sat.encoders.cardinality import Totalizers
@@ -355,6 +357,7 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
     pool = Pool(normal.num_bools)
     sels = [pool.new() for _ in model.constraints] if selectors else None
     is_log = _choose_log(normal, opts["large"])
+    memory.check_cnf(model, normal, is_log, opts, PAIRWISE_LIMIT)
     # A log variable gets no order literals: its place in the order encoding is a one-value stand-in.
     order = OrderEncoding([Domain.range(0, 0) if lg else d for d, lg in zip(normal.int_domains, is_log)], pool)
     out = ClauseBuffer()
