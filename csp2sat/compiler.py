@@ -30,9 +30,10 @@ from csp2sat.diagnostics import CspError, Exit
 from csp2sat.normalise import MAX_DOMAIN_SIZE, MAX_LOG_DOMAIN_SIZE, MAX_SUM_TERMS, Linear, NormalCSP, normalise
 from csp2sat.syntax import Domain, Model, Objective
 
-DEFAULT_OPTIONS: dict[str, str] = {"alldifferent": "auto", "cardinality": "auto", "large": "auto"}
+DEFAULT_OPTIONS: dict[str, str] = {"alldifferent": "auto", "cardinality": "auto", "large": "auto", "split": "auto"}
 OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "alldifferent": ALLDIFF_METHODS, "cardinality": CARDINALITY_METHODS, "large": ("auto", "log", "order"),
+    "split": ("auto", "shared", "onesided"),
 }
 # "large=auto": integer variables with more values than this are log-encoded (encoders/log.py).
 LOG_THRESHOLD = 1 << 16
@@ -352,7 +353,8 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
         opts[key] = value
     t0 = time.perf_counter()
     max_domain = MAX_DOMAIN_SIZE if opts["large"] == "order" else MAX_LOG_DOMAIN_SIZE
-    normal = normalise(model, tighten=not selectors, cardinality=opts["cardinality"] != "order", max_domain=max_domain)
+    normal = normalise(model, tighten=not selectors, cardinality=opts["cardinality"] != "order", max_domain=max_domain,
+                       shared_split=opts["split"] != "onesided")
     t1 = time.perf_counter()
     pool = Pool(normal.num_bools)
     sels = [pool.new() for _ in model.constraints] if selectors else None

@@ -182,8 +182,9 @@ class Normaliser:
     """Translates one `Model`; use `normalise()` rather than this class directly."""
 
     def __init__(self, model: Model, tighten: bool = True, cardinality: bool = False,
-                 max_domain: int = MAX_DOMAIN_SIZE) -> None:
+                 max_domain: int = MAX_DOMAIN_SIZE, shared_split: bool = False) -> None:
         self.model = model
+        self.shared_split = shared_split
         self.max_domain = max_domain
         self.tighten = tighten
         self.cardinality = cardinality
@@ -397,11 +398,41 @@ class Normaliser:
             return self.le(neg, 0)
         if op == "gt":
             return self.le(neg, -1)
+        if op in ("eq", "ne") and self.shared_split and len(diff[0]) > MAX_SUM_TERMS:
+            diff = self._split_equal(diff)
+            neg = _scale(diff, -1)
         if op == "eq":
             return _mk_and([self.le(diff, 0), self.le(neg, 0)])
         if op == "ne":
             return _mk_or([self.le(diff, -1), self.le(neg, -1)])
         raise self.error(f"unknown comparison '{op}'", None, Exit.INTERNAL)
+
+    def _split_equal(self, expr: Expr) -> Expr:
+        """A long sum of an (in)equality with pairs of terms replaced by variables *equal* to them (Sugar's way).
+
+        Both halves of ``=`` then share the auxiliary variables (``_split`` gives
+        each ``≤`` its own one-sided ones). Counts are left to the cardinality encoder.
+        """
+        coefs, k = expr
+        doms = self.csp.int_domains
+        if self.cardinality and all(abs(a) == 1 and doms[v].lb >= 0 and doms[v].ub <= 1 for v, a in coefs.items()):
+            return expr
+        terms = sorted(coefs.items(), key=lambda t: doms[t[0]].size)
+        while len(terms) > MAX_SUM_TERMS:
+            nxt: list[tuple[int, int]] = []
+            for i in range(0, len(terms) - 1, 2):
+                (v1, a1), (v2, a2) = terms[i], terms[i + 1]
+                g = math.gcd(a1, a2)
+                if a1 < 0:
+                    g = -g  # the pair as g·(b1·v1 + b2·v2) with b1 > 0, so that x+y and -x-y share a variable
+                nxt.append((self.as_var(({v1: a1 // g, v2: a2 // g}, 0)), g))
+            if len(terms) % 2:
+                nxt.append(terms[-1])
+            merged: dict[int, int] = {}
+            for v, a in nxt:
+                merged[v] = merged.get(v, 0) + a
+            terms = sorted(((v, a) for v, a in merged.items() if a), key=lambda t: doms[t[0]].size)
+        return dict(terms), k
 
     def as_var(self, expr: Expr) -> int:
         """An integer variable equal to `expr` (the variable itself when `expr` is one)."""
@@ -1148,7 +1179,7 @@ _GLOBALS: dict[str, Callable[[Normaliser, Node], Node]] = {
 
 
 def normalise(model: Model, tighten: bool = True, cardinality: bool = False,
-              max_domain: int = MAX_DOMAIN_SIZE) -> NormalCSP:
+              max_domain: int = MAX_DOMAIN_SIZE, shared_split: bool = False) -> NormalCSP:
     """Normalise a checked model.
 
     `tighten`: absorb top-level single-variable comparisons into the domains
@@ -1156,9 +1187,11 @@ def normalise(model: Model, tighten: bool = True, cardinality: bool = False,
     `cardinality`: keep sums of ±1·(0/1 variable) whole, however long (for a
     cardinality encoder) instead of splitting them into sums of three terms.
     `max_domain`: the most values a variable may have (larger domains need the log encoding).
+    `shared_split`: split the long sums of ``=``/``≠`` by auxiliary variables equal to
+    pairs of terms, shared by both halves (Sugar's way), instead of one-sided ones per half.
     Raises `CspError` for constructs that cannot be translated.
     """
     # The clauses are 100,000s of small acyclic lists and literals that all live on:
     # automatic cycle collections would only rescan the growing heap.
     with gc_paused():
-        return Normaliser(model, tighten, cardinality, max_domain).run()
+        return Normaliser(model, tighten, cardinality, max_domain, shared_split).run()

@@ -176,7 +176,7 @@ def test_long_exactly_one_is_small() -> None:
     text = "".join(f"(int c{i} 0 1)" for i in range(n)) + f"(= (+ {' '.join(f'c{i}' for i in range(n))}) 1)"
     model = csp2sat.parse(text)
     card = compile_model(model, options={"cardinality": "totalizer"})
-    split = compile_model(model, options={"cardinality": "order"})
+    split = compile_model(model, options={"cardinality": "order", "split": "onesided"})
     assert card.num_clauses <= 4 * n < split.num_clauses
 
 
@@ -292,3 +292,22 @@ def test_big_domains_stay_compact() -> None:
         assert compile_model(model).num_clauses < most, text
         result = solve(model)
         assert result.status == "SATISFIABLE" and not violations(model, result.values), text
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    doms=st.lists(st.sets(st.integers(-2, 3), min_size=1, max_size=3).map(sorted), min_size=4, max_size=6),
+    coefs=st.lists(st.integers(-3, 3).filter(bool), min_size=6, max_size=6),
+    c=st.integers(-6, 6), op=st.sampled_from(["=", "!="]), reified=st.booleans(),
+    split=st.sampled_from(["shared", "onesided"]),
+)
+def test_long_equalities_split_either_way_match_brute_force(doms: list[list[int]], coefs: list[int], c: int, op: str,
+                                                            reified: bool, split: str) -> None:
+    names = [f"x{i}" for i in range(len(doms))]
+    text = "".join(_dom_text(n, d) for n, d in zip(names, doms)) + "(bool b)"
+    body = f"({op} (+ " + " ".join(f"(* {a} {n})" for a, n in zip(coefs, names)) + f") {c})"
+    text += f"(or b {body})" if reified else body
+    holds = (lambda s: s == c) if op == "=" else (lambda s: s != c)
+    expected = {vals + (b,) for vals in itertools.product(*doms) for b in (False, True)
+                if (reified and b) or holds(sum(a * v for a, v in zip(coefs, vals)))}
+    assert _solutions(text, {"split": split}) == expected
