@@ -10,8 +10,6 @@ from __future__ import annotations
 from array import array
 from typing import Iterable, Iterator
 
-import numpy as np
-
 
 class Pool:
     """Hands out CNF variables 1, 2, 3, ...; `top` is the largest one in use."""
@@ -33,7 +31,7 @@ class Pool:
         return first
 
 
-# Literals converted to Python objects at a time when iterating over a buffer.
+# Literals converted to Python objects at a time when iterating over a buffer (smaller buffers: at once).
 CHUNK = 1 << 20
 
 
@@ -57,6 +55,17 @@ class ClauseBuffer:
         # would take ~9 times its own size (the peak memory of loading used to be there).
         lits = self.lits
         total = len(lits)
+        if total <= CHUNK:
+            # Small formulas without numpy: its import costs more than a small problem's whole run.
+            values = lits.tolist()
+            begin = 0
+            for end, lit in enumerate(values):
+                if lit == 0:
+                    yield values[begin:end]
+                    begin = end + 1
+            return
+        import numpy as np
+
         start = 0
         while start < total:
             size = CHUNK
