@@ -8,6 +8,7 @@ memory). Random instances (open shop, job shop, linear, colouring) use a
 fixed seed, so every run sees the same files.
 
 usage: .venv/bin/python benchmarks/families.py [--only NAME] [--timeout S] [-O KEY=VALUE] [--list] [--write DIR]
+       .venv/bin/python benchmarks/families.py --compare BEFORE.json AFTER.json
 Writes benchmarks/results/families.json (or --output) and prints a Markdown table.
 """
 
@@ -251,6 +252,27 @@ def instances() -> Iterator[tuple[str, Callable[[], str]]]:
         yield f"linear-{n}-{m}-{k}-{d}", lambda n=n, m=m, k=k, d=d: random_linear(n, m, k, d, seed=n)
 
 
+def compare(before_path: str, after_path: str) -> str:
+    """A Markdown table of two result files side by side: status, clauses, total seconds, peak MB."""
+    def load(path: str) -> dict[str, dict]:
+        return {row["name"]: row for row in json.loads(Path(path).read_text(encoding="utf-8"))["rows"]}
+
+    before, after = load(before_path), load(after_path)
+    lines = ["| instance | status before | status after | clauses before | clauses after | s before | s after "
+             "| MB before | MB after |", "|" + "---|" * 9]
+    for name, a in after.items():
+        b = before.get(name, {})
+
+        def cell(row: dict, key: str, spec: str) -> str:
+            value = row.get(key)
+            return "" if value is None else format(value, spec)
+
+        lines.append(f"| {name} | {b.get('status', '')} | {a.get('status', '')} | {cell(b, 'cnf_clauses', ',')} "
+                     f"| {cell(a, 'cnf_clauses', ',')} | {cell(b, 'total_s', '.1f')} | {cell(a, 'total_s', '.1f')} "
+                     f"| {cell(b, 'peak_mb', '.0f')} | {cell(a, 'peak_mb', '.0f')} |")
+    return "\n".join(lines)
+
+
 def main() -> int:
     """Generate the instances and run them (or only write or list them)."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -263,7 +285,11 @@ def main() -> int:
     parser.add_argument("--output", default=str(RESULTS / "families.json"), help="JSON file to write")
     parser.add_argument("--list", action="store_true", help="list the instance names and exit")
     parser.add_argument("--write", metavar="DIR", help="write the .csp files into DIR and exit")
+    parser.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"), help="compare two result files and exit")
     args = parser.parse_args()
+    if args.compare:
+        print(compare(*args.compare))
+        return 0
     chosen = [(name, gen) for name, gen in instances() if not args.only or any(o in name for o in args.only)]
     if args.list:
         print("\n".join(name for name, _ in chosen))

@@ -616,10 +616,10 @@ class Normaliser:
         if z is not None:
             return {z: 1}, 0
         dx, dy = doms[x], doms[y]
-        if dx.size > TABLE_LIMIT:
+        if dx.size > MAX_DOMAIN_SIZE:
             raise self.error(
                 f"product of two variables with {dx.size} and {dy.size} values: one factor must have at most "
-                f"{TABLE_LIMIT} values (the product is split into one case per value of the smaller)", None, Exit.LIMIT)
+                f"{MAX_DOMAIN_SIZE} values (the product is split into one case per value of the smaller)", None, Exit.LIMIT)
         if dx.size * dy.size <= EXACT_IMAGE_LIMIT:
             dom = _image(u * w for u in dx.values() for w in dy.values())
         else:
