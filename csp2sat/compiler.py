@@ -17,7 +17,9 @@ from __future__ import annotations
 import time
 from typing import Any, Iterator
 
+from csp2sat import memory
 from csp2sat.encoders.alldifferent import METHODS as ALLDIFF_METHODS
+from csp2sat.encoders.alldifferent import PAIRWISE_LIMIT
 from csp2sat.encoders.alldifferent import encode_alldifferent
 from csp2sat.encoders.cardinality import METHODS as CARDINALITY_METHODS
 from csp2sat.encoders.cardinality import Totalizers
@@ -25,15 +27,19 @@ from csp2sat.encoders.cnf import ClauseBuffer, Pool
 from csp2sat.encoders.log import LogEncoding
 from csp2sat.encoders.order import OrderEncoding
 from csp2sat.diagnostics import CspError, Exit
-from csp2sat.normalise import MAX_SUM_TERMS, Linear, NormalCSP, normalise
+from csp2sat.normalise import MAX_DOMAIN_SIZE, MAX_LOG_DOMAIN_SIZE, MAX_SUM_TERMS, Linear, NormalCSP, normalise
 from csp2sat.syntax import Domain, Model, Objective
 
-DEFAULT_OPTIONS: dict[str, str] = {"alldifferent": "auto", "cardinality": "auto", "large": "auto"}
+DEFAULT_OPTIONS: dict[str, str] = {"alldifferent": "auto", "cardinality": "auto", "large": "auto", "split": "auto"}
 OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "alldifferent": ALLDIFF_METHODS, "cardinality": CARDINALITY_METHODS, "large": ("auto", "log", "order"),
+    "split": ("auto", "shared", "onesided"),
 }
 # "large=auto": integer variables with more values than this are log-encoded (encoders/log.py).
 LOG_THRESHOLD = 1 << 16
+# ... and so are variables with more values than this that share a linear literal with a log
+# variable: as order-encoded inputs of a binary sum they would give one input per value.
+LOG_LINK_THRESHOLD = 64
 
 
 class Compiled:
@@ -210,7 +216,7 @@ def _log_literal(lit: Linear, order: OrderEncoding, log: LogEncoding | None) -> 
 
 
 def _encode_clause(lits: list, prefix: list[int], order: OrderEncoding, pool: Pool, out: ClauseBuffer,
-                   cards: Totalizers, log: LogEncoding | None = None) -> None:
+                   cards: Totalizers, log: LogEncoding | None, seen: "_Seen") -> None:
     """Encode one normalised clause: simple literals inline, one linear literal expanded, others named."""
     if len(lits) == 1 and isinstance(lits[0], Linear) and len(lits[0].vars) > MAX_SUM_TERMS:
         cards.add_at_most(*_count_inputs(lits[0], order), prefix)  # a count alone: no output literal needed
@@ -252,13 +258,73 @@ def _encode_clause(lits: list, prefix: list[int], order: OrderEncoding, pool: Po
     if not complex_:
         out.add(simple)
         return
-    # Expanding two sums into one clause set would multiply their sizes; name all but one.
+    # A clause with sums costs tens to thousands of clauses: an exact repeat is encoded once.
+    key = (tuple(simple), tuple((lit.coefs, lit.vars, lit.c) for lit in complex_))
+    if key in seen.clauses:
+        return
+    seen.clauses.add(key)
+    # Expanding two sums into one clause set would multiply their sizes; name all but one
+    # (a literal named once is reused by every clause that has it).
     for lit in complex_[1:]:
-        b = pool.new()
+        lkey = (lit.coefs, lit.vars, lit.c)
+        b = seen.named.get(lkey)
+        if b is None:
+            b = pool.new()
+            order.encode_le(lit.coefs, lit.vars, lit.c, [-b], out)
+            seen.named[lkey] = b
         simple.append(b)
-        order.encode_le(lit.coefs, lit.vars, lit.c, [-b], out)
     first = complex_[0]
     order.encode_le(first.coefs, first.vars, first.c, simple, out)
+
+
+class _Seen:
+    """What `_encode_clause` has encoded already: clauses with sums, and sums named by a literal."""
+
+    __slots__ = ("clauses", "named")
+
+    def __init__(self) -> None:
+        self.clauses: set[tuple] = set()
+        self.named: dict[tuple, int] = {}
+
+
+def _choose_log(normal: NormalCSP, large: str) -> list[bool]:
+    """Which integer variables are log-encoded (option ``large``; see docs/encodings.md).
+
+    ``auto``: more than `LOG_THRESHOLD` values, then, to a fixpoint, more than
+    `LOG_LINK_THRESHOLD` values and in a linear literal with a log variable.
+    Variables of an alldifferent stay in the order encoding (value-wise
+    alldifferent) unless their domain is beyond `LOG_THRESHOLD`.
+    """
+    doms = normal.int_domains
+    if large == "order":
+        return [False] * len(doms)
+    if large == "log":
+        in_alldiff = {v for ad in normal.alldiffs for v in ad.vars}
+        return [d.size > 2 and (i not in in_alldiff or d.size > LOG_THRESHOLD) for i, d in enumerate(doms)]
+    is_log = [d.size > LOG_THRESHOLD for d in doms]
+    if not any(is_log):
+        return is_log
+    # Variables linked by a linear literal; only those large enough to matter.
+    links: dict[int, set[int]] = {}
+    for clause in normal.clauses:
+        for lit in clause:
+            if isinstance(lit, Linear) and len(lit.vars) > 1:
+                big = [v for v in lit.vars if doms[v].size > LOG_LINK_THRESHOLD]
+                for v in big:
+                    links.setdefault(v, set()).update(big)
+    for ad in normal.alldiffs:
+        if any(is_log[v] for v in ad.vars):
+            for v in ad.vars:
+                if doms[v].size > LOG_LINK_THRESHOLD:
+                    links.setdefault(v, set()).update(ad.vars)
+    todo = [v for v, lg in enumerate(is_log) if lg]
+    while todo:
+        v = todo.pop()
+        for w in links.get(v, ()):
+            if not is_log[w] and doms[w].size > LOG_LINK_THRESHOLD:
+                is_log[w] = True
+                todo.append(w)
+    return is_log
 
 
 def compile_model(model: Model, selectors: bool = False, options: dict[str, str] | None = None) -> Compiled:
@@ -286,13 +352,14 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
             )
         opts[key] = value
     t0 = time.perf_counter()
-    normal = normalise(model, tighten=not selectors, cardinality=opts["cardinality"] != "order")
+    max_domain = MAX_DOMAIN_SIZE if opts["large"] == "order" else MAX_LOG_DOMAIN_SIZE
+    normal = normalise(model, tighten=not selectors, cardinality=opts["cardinality"] != "order", max_domain=max_domain,
+                       shared_split=opts["split"] != "onesided")
     t1 = time.perf_counter()
     pool = Pool(normal.num_bools)
     sels = [pool.new() for _ in model.constraints] if selectors else None
-    in_alldiff = {v for ad in normal.alldiffs for v in ad.vars}
-    limit = {"auto": LOG_THRESHOLD, "log": 2, "order": None}[opts["large"]]
-    is_log = [limit is not None and d.size > limit and i not in in_alldiff for i, d in enumerate(normal.int_domains)]
+    is_log = _choose_log(normal, opts["large"])
+    memory.check_cnf(model, normal, is_log, opts, PAIRWISE_LIMIT)
     # A log variable gets no order literals: its place in the order encoding is a one-value stand-in.
     order = OrderEncoding([Domain.range(0, 0) if lg else d for d, lg in zip(normal.int_domains, is_log)], pool)
     out = ClauseBuffer()
@@ -300,11 +367,24 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
     log = LogEncoding(normal.int_domains, is_log, pool, out) if any(is_log) else None
     guards = [[-s] for s in sels] if sels else None
     cards = Totalizers(pool, out)
+    seen = _Seen()
     for lits, origin in zip(normal.clauses, normal.origins):
         prefix = guards[origin] if guards and origin >= 0 else []
-        _encode_clause(lits, prefix, order, pool, out, cards, log)
+        _encode_clause(lits, prefix, order, pool, out, cards, log, seen)
     for ad in normal.alldiffs:
         prefix = guards[ad.origin] if guards else []
+        if any(is_log[v] for v in ad.vars):
+            # Huge domains: no value-wise encoding; x + o ≠ y + p for each pair, by binary comparators.
+            for i in range(len(ad.vars)):
+                for j in range(i + 1, len(ad.vars)):
+                    x, y, k = ad.vars[i], ad.vars[j], ad.offsets[j] - ad.offsets[i]
+                    if x == y:
+                        if k == 0:
+                            out.add(prefix)
+                        continue
+                    ne = [Linear((1, -1), (x, y), k - 1), Linear((-1, 1), (x, y), -k - 1)]
+                    _encode_clause(ne, prefix, order, pool, out, cards, log, seen)
+            continue
         encode_alldifferent(order, ad.vars, ad.offsets, prefix, pool, out, opts["alldifferent"])
     t2 = time.perf_counter()
     stats = {

@@ -37,6 +37,12 @@ from csp2sat.syntax import Domain, Model, Node
 EXACT_IMAGE_LIMIT = 1 << 16
 # Largest domain the order encoding accepts (one CNF variable per value).
 MAX_DOMAIN_SIZE = 1 << 22
+# Largest domain at all (log-encoded variables, `large` not "order"): every value of -2³¹..2³¹.
+MAX_LOG_DOMAIN_SIZE = (1 << 32) + 1
+# ``div``/``mod``/``abs`` of an argument with more values than this are defined by linear
+# constraints (x = d·q + r, ...) instead of a table with one entry per value: about as many
+# clauses in the order encoding, and few in the log encoding (which such domains may get).
+TABLE_LIMIT = 1 << 10
 # Longest sum a literal may keep; longer sums are split (Sugar also uses 3).
 MAX_SUM_TERMS = 3
 # Predicate calls nested deeper than this are taken as a runaway recursion.
@@ -175,8 +181,11 @@ def _const(v: int) -> Node:
 class Normaliser:
     """Translates one `Model`; use `normalise()` rather than this class directly."""
 
-    def __init__(self, model: Model, tighten: bool = True, cardinality: bool = False) -> None:
+    def __init__(self, model: Model, tighten: bool = True, cardinality: bool = False,
+                 max_domain: int = MAX_DOMAIN_SIZE, shared_split: bool = False) -> None:
         self.model = model
+        self.shared_split = shared_split
+        self.max_domain = max_domain
         self.tighten = tighten
         self.cardinality = cardinality
         self.csp = NormalCSP()
@@ -195,9 +204,10 @@ class Normaliser:
         self._binding: Binding | None = None
         self._depth = 0
         for var in model.int_vars.values():
-            if var.domain.size > MAX_DOMAIN_SIZE:
+            if var.domain.size > max_domain:
                 raise CspError(
-                    f"domain of '{var.name}' has {var.domain.size} values; at most {MAX_DOMAIN_SIZE} are supported",
+                    f"domain of '{var.name}' has {var.domain.size} values; at most {max_domain} are supported"
+                    + (" (with -O large=order; the default log-encodes large domains)" if max_domain < MAX_LOG_DOMAIN_SIZE else ""),
                     var.line, var.col, model.file, Exit.LIMIT,
                 )
             self.int_index[var.name] = len(self.csp.int_domains)
@@ -216,9 +226,9 @@ class Normaliser:
 
     def new_int(self, domain: Domain) -> int:
         """A fresh auxiliary integer variable."""
-        if domain.size > MAX_DOMAIN_SIZE:
+        if domain.size > self.max_domain:
             raise self.error(
-                f"an intermediate value ranges over {domain.size} values; at most {MAX_DOMAIN_SIZE} are supported",
+                f"an intermediate value ranges over {domain.size} values; at most {self.max_domain} are supported",
                 None, Exit.LIMIT,
             )
         self.csp.int_domains.append(domain)
@@ -388,11 +398,41 @@ class Normaliser:
             return self.le(neg, 0)
         if op == "gt":
             return self.le(neg, -1)
+        if op in ("eq", "ne") and self.shared_split and len(diff[0]) > MAX_SUM_TERMS:
+            diff = self._split_equal(diff)
+            neg = _scale(diff, -1)
         if op == "eq":
             return _mk_and([self.le(diff, 0), self.le(neg, 0)])
         if op == "ne":
             return _mk_or([self.le(diff, -1), self.le(neg, -1)])
         raise self.error(f"unknown comparison '{op}'", None, Exit.INTERNAL)
+
+    def _split_equal(self, expr: Expr) -> Expr:
+        """A long sum of an (in)equality with pairs of terms replaced by variables *equal* to them (Sugar's way).
+
+        Both halves of ``=`` then share the auxiliary variables (``_split`` gives
+        each ``≤`` its own one-sided ones). Counts are left to the cardinality encoder.
+        """
+        coefs, k = expr
+        doms = self.csp.int_domains
+        if self.cardinality and all(abs(a) == 1 and doms[v].lb >= 0 and doms[v].ub <= 1 for v, a in coefs.items()):
+            return expr
+        terms = sorted(coefs.items(), key=lambda t: doms[t[0]].size)
+        while len(terms) > MAX_SUM_TERMS:
+            nxt: list[tuple[int, int]] = []
+            for i in range(0, len(terms) - 1, 2):
+                (v1, a1), (v2, a2) = terms[i], terms[i + 1]
+                g = math.gcd(a1, a2)
+                if a1 < 0:
+                    g = -g  # the pair as g·(b1·v1 + b2·v2) with b1 > 0, so that x+y and -x-y share a variable
+                nxt.append((self.as_var(({v1: a1 // g, v2: a2 // g}, 0)), g))
+            if len(terms) % 2:
+                nxt.append(terms[-1])
+            merged: dict[int, int] = {}
+            for v, a in nxt:
+                merged[v] = merged.get(v, 0) + a
+            terms = sorted(((v, a) for v, a in merged.items() if a), key=lambda t: doms[t[0]].size)
+        return dict(terms), k
 
     def as_var(self, expr: Expr) -> int:
         """An integer variable equal to `expr` (the variable itself when `expr` is one)."""
@@ -471,11 +511,18 @@ class Normaliser:
             dv = d[1]
             if dv == 0:
                 raise self.error(f"'{op}' by zero", node.args[1])
+            if x[0] and self.domain_of(x).size > TABLE_LIMIT:
+                return self._divmod(op, x, dv)
             if op == "div":
                 return self._unary(x, lambda v: v // dv)
             return self._unary(x, lambda v: v % dv)
         if op == "abs":
-            return self._unary(self.term(node.args[0]), abs)
+            x = self.term(node.args[0])
+            if x[0] and self.domain_of(x).size > TABLE_LIMIT:
+                lo, hi = self.bounds(x)
+                z = self.new_int(Domain.range(0 if lo <= 0 <= hi else min(abs(lo), abs(hi)), max(abs(lo), abs(hi))))
+                return self._minmax("max", x, _scale(x, -1), z)
+            return self._unary(x, abs)
         if op in ("min", "max"):
             return self._minmax(op, self.term(node.args[0]), self.term(node.args[1]))
         if op == "if":
@@ -516,6 +563,25 @@ class Normaliser:
             self._var_cache[key] = z
         return {z: 1}, 0
 
+    def _divmod(self, op: str, x: Expr, d: int) -> Expr:
+        """``x div d`` or ``x mod d`` (floor semantics) of a large domain: ``x = d·q + r`` with r between 0 and d.
+
+        One linear equation instead of a table entry per value: compact whatever
+        the domain, and exact in both directions (q and r are functions of x).
+        """
+        key = ("divmod", tuple(sorted(x[0].items())), x[1], d)
+        hit = self._var_cache.get(key)
+        if hit is None:
+            lo, hi = self.bounds(x)
+            qs = (lo // d, hi // d)
+            q = self.new_int(Domain.range(min(qs), max(qs)))
+            r = self.new_int(Domain.range(0, d - 1) if d > 0 else Domain.range(d + 1, 0))
+            # x - d·q - r = 0
+            self._define_eq(r, _sub(x, ({q: d}, 0)))
+            hit = (q, r)
+            self._var_cache[key] = hit
+        return ({hit[0]: 1}, 0) if op == "div" else ({hit[1]: 1}, 0)
+
     def _table(self, x: int, table: list[tuple[int, int]], z: int) -> None:
         """``x = u → z = w`` for each (u, w): two clauses per value, exact."""
         for u, w in table:
@@ -523,13 +589,15 @@ class Normaliser:
             self.emit(_mk_or([not_u, self.le(({z: 1}, 0), w)]), -1)
             self.emit(_mk_or([not_u, self.le(({z: -1}, 0), -w)]), -1)
 
-    def _minmax(self, op: str, a: Expr, b: Expr) -> Expr:
-        da, db = self.domain_of(a), self.domain_of(b)
-        if op == "min":
-            vals = [(lo, min(hi, db.ub)) for lo, hi in da.intervals] + [(lo, min(hi, da.ub)) for lo, hi in db.intervals]
-        else:
-            vals = [(max(lo, db.lb), hi) for lo, hi in da.intervals] + [(max(lo, da.lb), hi) for lo, hi in db.intervals]
-        z = self.new_int(Domain.of(vals))
+    def _minmax(self, op: str, a: Expr, b: Expr, z: int | None = None) -> Expr:
+        """``min``/``max`` of two expressions (into variable `z` when given, whose domain must cover the result)."""
+        if z is None:
+            da, db = self.domain_of(a), self.domain_of(b)
+            if op == "min":
+                vals = [(lo, min(hi, db.ub)) for lo, hi in da.intervals] + [(lo, min(hi, da.ub)) for lo, hi in db.intervals]
+            else:
+                vals = [(max(lo, db.lb), hi) for lo, hi in da.intervals] + [(max(lo, da.lb), hi) for lo, hi in db.intervals]
+            z = self.new_int(Domain.of(vals))
         za, zb = _sub(({z: 1}, 0), a), _sub(({z: 1}, 0), b)
         if op == "min":  # z ≤ a, z ≤ b, z ≥ a ∨ z ≥ b
             self.emit(_mk_and([self.le(za), self.le(zb), _mk_or([self.le(_scale(za, -1)), self.le(_scale(zb, -1))])]), -1)
@@ -548,6 +616,10 @@ class Normaliser:
         if z is not None:
             return {z: 1}, 0
         dx, dy = doms[x], doms[y]
+        if dx.size > MAX_DOMAIN_SIZE:
+            raise self.error(
+                f"product of two variables with {dx.size} and {dy.size} values: one factor must have at most "
+                f"{MAX_DOMAIN_SIZE} values (the product is split into one case per value of the smaller)", None, Exit.LIMIT)
         if dx.size * dy.size <= EXACT_IMAGE_LIMIT:
             dom = _image(u * w for u in dx.values() for w in dy.values())
         else:
@@ -1106,16 +1178,20 @@ _GLOBALS: dict[str, Callable[[Normaliser, Node], Node]] = {
 }
 
 
-def normalise(model: Model, tighten: bool = True, cardinality: bool = False) -> NormalCSP:
+def normalise(model: Model, tighten: bool = True, cardinality: bool = False,
+              max_domain: int = MAX_DOMAIN_SIZE, shared_split: bool = False) -> NormalCSP:
     """Normalise a checked model.
 
     `tighten`: absorb top-level single-variable comparisons into the domains
     (turn off when every constraint must stay separately switchable).
     `cardinality`: keep sums of ±1·(0/1 variable) whole, however long (for a
     cardinality encoder) instead of splitting them into sums of three terms.
+    `max_domain`: the most values a variable may have (larger domains need the log encoding).
+    `shared_split`: split the long sums of ``=``/``≠`` by auxiliary variables equal to
+    pairs of terms, shared by both halves (Sugar's way), instead of one-sided ones per half.
     Raises `CspError` for constructs that cannot be translated.
     """
     # The clauses are 100,000s of small acyclic lists and literals that all live on:
     # automatic cycle collections would only rescan the growing heap.
     with gc_paused():
-        return Normaliser(model, tighten, cardinality).run()
+        return Normaliser(model, tighten, cardinality, max_domain, shared_split).run()

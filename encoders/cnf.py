@@ -10,8 +10,6 @@ from __future__ import annotations
 from array import array
 from typing import Iterable, Iterator
 
-import numpy as np
-
 
 class Pool:
     """Hands out CNF variables 1, 2, 3, ...; `top` is the largest one in use."""
@@ -33,6 +31,10 @@ class Pool:
         return first
 
 
+# Literals converted to Python objects at a time when iterating over a buffer (smaller buffers: at once).
+CHUNK = 1 << 20
+
+
 class ClauseBuffer:
     """Clauses as a flat array of literals, each clause terminated by 0."""
 
@@ -49,15 +51,41 @@ class ClauseBuffer:
         self.count += 1
 
     def __iter__(self) -> Iterator[list[int]]:
-        flat = np.frombuffer(self.lits, dtype=np.int32) if len(self.lits) else np.zeros(0, dtype=np.int32)
-        ends = np.flatnonzero(flat == 0).tolist()
-        values = flat.tolist()
-        # Release the buffer view before yielding: a live view would forbid appending clauses.
-        del flat
+        # Converted to Python lists a chunk at a time: the whole buffer as Python ints
+        # would take ~9 times its own size (the peak memory of loading used to be there).
+        lits = self.lits
+        total = len(lits)
+        if total <= CHUNK:
+            # Small formulas without numpy: its import costs more than a small problem's whole run.
+            values = lits.tolist()
+            begin = 0
+            for end, lit in enumerate(values):
+                if lit == 0:
+                    yield values[begin:end]
+                    begin = end + 1
+            return
+        import numpy as np
+
         start = 0
-        for end in ends:
-            yield values[start:end]
-            start = end + 1
+        while start < total:
+            size = CHUNK
+            while True:  # a chunk ends with a whole clause (one longer than CHUNK gets a chunk of its own)
+                stop = min(start + size, total)
+                flat = np.frombuffer(lits, dtype=np.int32, count=stop - start, offset=4 * start)
+                ends = np.flatnonzero(flat == 0)
+                if len(ends) or stop == total:
+                    break
+                size *= 2
+            if not len(ends):
+                raise ValueError("clause buffer does not end with 0")
+            values = flat[: int(ends[-1]) + 1].tolist()
+            # Release the buffer view before yielding: a live view would forbid appending clauses.
+            del flat
+            begin = 0
+            for end in ends.tolist():
+                yield values[begin:end]
+                begin = end + 1
+            start += begin
 
     def __len__(self) -> int:
         return self.count

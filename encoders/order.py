@@ -29,7 +29,6 @@ class OrderEncoding:
         self.base: list[int] = []
         for vals in self.values:
             self.base.append(pool.block(len(vals) - 1) if len(vals) > 1 else 0)
-        self._tables: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
         self._equal: dict[tuple[int, int], "int | bool"] = {}
 
     @property
@@ -114,23 +113,23 @@ class OrderEncoding:
                 lo = mid + 1
         return vals[lo]
 
-    def _table(self, a: int, var: int) -> tuple[list[int], list[int]]:
-        """Values of ``a·var`` ascending, and for each k the literal ``a·var < ys[k]`` (k ≥ 1)."""
-        key = (a, var)
-        hit = self._tables.get(key)
-        if hit is not None:
-            return hit
+    def _table(self, a: int, var: int) -> "tuple[Sequence[int], Sequence[int]]":
+        """Values of ``a·var`` ascending, and for each k the literal ``a·var < ys[k]`` (k ≥ 1).
+
+        Not cached: a cache of these per (coefficient, variable) cost more memory than
+        the whole clause buffer (a list of Python ints per variable); the literals
+        are a `range`, and for a = 1 the values are the domain's own list.
+        """
         vals = self.values[var]
         base = self.base[var]
         n = len(vals)
         if a > 0:
-            ys = [a * v for v in vals]
-            lts = [0] + list(range(base, base + n - 1))
+            ys = vals if a == 1 else [a * v for v in vals]
+            lts = range(base - 1, base + n - 1)  # lts[k] = p(x ≤ v_{k-1}); lts[0] unused
         else:
             ys = [a * v for v in reversed(vals)]
-            # ys[k] = a·v_{n-1-k}; a·x < ys[k] ⇔ x > v_{n-1-k} ⇔ ¬p(x ≤ v_{n-1-k}).
-            lts = [0] + [-(base + n - k - 1) for k in range(1, n)]
-        self._tables[key] = (ys, lts)
+            # ys[k] = a·v_{n-1-k}; a·x < ys[k] ⇔ x > v_{n-1-k} ⇔ ¬p(x ≤ v_{n-1-k}) = -(base + n-1-k).
+            lts = range(-(base + n - 1), -(base - 1))
         return ys, lts
 
     def encode_le(self, coefs: Sequence[int], vars: Sequence[int], c: int, prefix: list[int], out: ClauseBuffer) -> None:

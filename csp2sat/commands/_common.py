@@ -47,9 +47,11 @@ def read_text(path: str) -> str:
 def parse_model(text: str, path: str) -> Model:
     """The checked model of `text`, errors attributed to `path`."""
     from csp2sat.checker import check
+    from csp2sat.memory import check_text
     from csp2sat.parser import parse_text
 
     path = display_name(path)
+    check_text(len(text), path)
     try:
         return check(parse_text(text, file=path))
     except CspError as err:
