@@ -27,7 +27,7 @@ from typing import Any, Iterator, Mapping
 
 from csp2sat.generators.base import Genre, PuzzleError
 
-from csp2sat.solver import DEFAULT_SOLVER, verify_answer
+from csp2sat.solver import DEFAULT_SOLVER, is_interrupt, new_solver, verify_answer
 
 
 class RecordingValues(Mapping[str, "int | bool"]):
@@ -60,6 +60,7 @@ class PuzzleRun:
     facts: dict[str, "int | bool | None"] | None = None  # None: not asked (or no solution)
     times: dict[str, float] = field(default_factory=dict)
     stats: dict[str, int] = field(default_factory=dict)
+    interrupted: bool = False  # a time-out or signal stopped the --unique/--facts work after the solution was found
 
 
 def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = DEFAULT_SOLVER,
@@ -70,11 +71,8 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
     (`PuzzleRun.facts`). Times (seconds) are recorded under ``generate``,
     ``compile`` (parse, check and compile to CNF), ``solve``, ``unique`` and ``facts``.
     """
-    from pysat.solvers import Solver
-
     from csp2sat.checker import check
     from csp2sat.compiler import compile_model
-    from csp2sat.enumerate import open_space
     from csp2sat.parser import parse_text
 
     t0 = time.perf_counter()
@@ -85,7 +83,7 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
     t2 = time.perf_counter()
     run = PuzzleRun(csp, times={"generate": t1 - t0, "compile": t2 - t1})
     run.stats = {"cnf_vars": compiled.num_vars, "cnf_clauses": compiled.num_clauses}
-    with Solver(name=solver) as sat:
+    with new_solver(solver) as sat:
         compiled.load(sat)
         found = sat.solve()
         t3 = time.perf_counter()
@@ -100,24 +98,55 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
         except PuzzleError as err:  # the generator and decoder disagree on names: our bug
             raise RuntimeError(f"{genre.name}: decoding our own answer failed: {err}") from err
         if unique:
-            exclude = getattr(importlib.import_module(genre.generate.__module__), "exclude", None)
-            if exclude is None:
-                sat.add_clause(compiled.block_clause(recorder.used))
-                run.unique = not sat.solve()
-            else:
-                other = compile_model(check(parse_text(csp + exclude(puzzle, run.solution) + "\n", file=file)))
-                with Solver(name=solver, bootstrap_with=other.clauses()) as second:
-                    run.unique = not second.solve()
+            try:
+                run.unique = _is_unique(genre, puzzle, run, sat, compiled, recorder, csp, file, solver)
+            except (KeyboardInterrupt, Exception) as err:  # stopped: the solution stands, uniqueness is unknown
+                if not is_interrupt(err):
+                    raise
+                run.interrupted = True
+                return run
             run.times["unique"] = time.perf_counter() - t3
     if facts:
-        t4 = time.perf_counter()
-        names = list(recorder.used)
-        view = getattr(importlib.import_module(genre.generate.__module__), "fact_view", None)
-        if view is not None:  # the genre's puzzle meaning lives in extra, derived variables
-            extra, names = view(puzzle)
-            model = check(parse_text(csp + extra, file=file))
-            compiled = compile_model(model)
-        with open_space(compiled, model, solver, names=names) as space:
-            run.facts = space.facts()
-        run.times["facts"] = time.perf_counter() - t4
+        try:
+            _find_facts(genre, puzzle, run, compiled, model, recorder, csp, file, solver)
+        except (KeyboardInterrupt, Exception) as err:
+            if not is_interrupt(err):
+                raise
+            run.interrupted = True
     return run
+
+
+def _is_unique(genre: Genre, puzzle: Any, run: PuzzleRun, sat: Any, compiled: Any, recorder: RecordingValues,
+               csp: str, file: str, solver: str) -> bool:
+    """Whether the solution found in `sat` is the only one (see the module doc)."""
+    from csp2sat.checker import check
+    from csp2sat.compiler import compile_model
+    from csp2sat.parser import parse_text
+
+    exclude = getattr(importlib.import_module(genre.generate.__module__), "exclude", None)
+    if exclude is None:
+        sat.add_clause(compiled.block_clause(recorder.used))
+        return not sat.solve()
+    other = compile_model(check(parse_text(csp + exclude(puzzle, run.solution) + "\n", file=file)))
+    with new_solver(solver, bootstrap_with=other.clauses()) as second:
+        return not second.solve()
+
+
+def _find_facts(genre: Genre, puzzle: Any, run: PuzzleRun, compiled: Any, model: Any, recorder: RecordingValues,
+                csp: str, file: str, solver: str) -> None:
+    """Set `run.facts`: the value of each puzzle variable in every solution (None where they differ)."""
+    from csp2sat.checker import check
+    from csp2sat.compiler import compile_model
+    from csp2sat.enumerate import open_space
+    from csp2sat.parser import parse_text
+
+    t4 = time.perf_counter()
+    names = list(recorder.used)
+    view = getattr(importlib.import_module(genre.generate.__module__), "fact_view", None)
+    if view is not None:  # the genre's puzzle meaning lives in extra, derived variables
+        extra, names = view(puzzle)
+        model = check(parse_text(csp + extra, file=file))
+        compiled = compile_model(model)
+    with open_space(compiled, model, solver, names=names) as space:
+        run.facts = space.facts()
+    run.times["facts"] = time.perf_counter() - t4
