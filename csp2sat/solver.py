@@ -289,6 +289,7 @@ while True:
         break
     if not sent and (not ready or signal.SIGTERM in data):
         sent = True
+        os.write(1, b"T" if ready else b"D")  # why: SIGTERM or deadline, read by the parent after the SIGINT
         try:
             os.kill(parent, signal.SIGINT)
         except OSError:
@@ -313,6 +314,8 @@ class Watchdog:
         self.signal: int | None = None  # the signal that stopped the run (SIGTERM, or SIGINT for Ctrl-C and time-outs)
         self._saved: list = []
         self._pipe: tuple[int, int] | None = None
+        self._armed = False
+        self._told = b""
         self.nested = _active is not None
         if self.nested:
             return
@@ -342,21 +345,52 @@ class Watchdog:
         _active = self
 
     def _start(self, seconds: float, stdin) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-I", "-S", "-c", _WATCHDOG_CODE, str(os.getpid()), f"{seconds:.3f}"],
-            stdin=stdin,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,  # a Ctrl-C at the terminal is for us, not for the helper
-        )
+        # Until it runs its own code, the helper is in our process group with default signal actions: a
+        # Ctrl-C or a SIGTERM to the group then would kill it and leave us deaf. Blocked here, those signals
+        # stay pending: ours are handled once Popen returns, the helper's never reach it (it ignores SIGINT).
+        signals = {signal.SIGINT, signal.SIGTERM}
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, signals) if self._saved else None
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-I", "-S", "-c", _WATCHDOG_CODE, str(os.getpid()), f"{seconds:.3f}"],
+                stdin=stdin,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,  # a Ctrl-C at the terminal is for us, not for the helper
+            )
+        finally:
+            if mask is not None:
+                signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
     def _on_sigint(self, signum: int, frame: object) -> None:
         if self.signal is None:
             self.signal = signal.SIGINT
+        if not self._armed:  # still setting up: `check()`, inside the caller's try, raises it
+            return
         raise KeyboardInterrupt
+
+    def check(self) -> None:
+        """Raise KeyboardInterrupt if the run was stopped while the watchdog was being set up."""
+        self._armed = True
+        if self.signal is not None or self.expired():
+            raise KeyboardInterrupt
 
     def _on_sigterm(self, signum: int, frame: object) -> None:
         self.signal = signal.SIGTERM
+
+    def reason(self) -> str:
+        """What stopped the run: "SIGTERM", "time limit" or "Ctrl-C" (the helper says which SIGINT was its own)."""
+        told = self._told
+        if not told and self.process is not None and self.process.stdout is not None:
+            import select
+
+            if select.select([self.process.stdout], [], [], 0)[0]:
+                told = self._told = os.read(self.process.stdout.fileno(), 1)
+        if told == b"T" or self.signal == signal.SIGTERM:
+            return "SIGTERM"
+        if told == b"D" or self.expired():
+            return "the time limit"
+        return "Ctrl-C"
 
     def expired(self) -> bool:
         return self.deadline is not None and time.monotonic() >= self.deadline
@@ -386,10 +420,12 @@ class Watchdog:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+            if self.process.stdout is not None:
+                self.process.stdout.close()
             self.process = None
 
     def __enter__(self) -> "Watchdog":
-        return self
+        return self  # call `check()` first thing inside the try that handles the interruption
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
@@ -570,6 +606,7 @@ def solve(
     model = model_or_text if isinstance(model_or_text, Model) else None
     stats: dict = {}
     try:
+        watchdog.check()
         model = _as_model(model_or_text)
         stats["parse_s"] = time.perf_counter() - start
         compiled = compile_model(model, options=dict(options or {}))

@@ -94,9 +94,10 @@ def test_timeout_interrupts_a_long_optimisation() -> None:
 
 
 def test_unknown_solver_is_a_usage_error(capsys) -> None:
-    status, _, err = run_cli(capsys, "solve", "--solver", "nosuchsat", str(CONFORMANCE / "features" / "alldiff_args.csp"))
-    assert status == Exit.USAGE
-    assert "unknown SAT solver 'nosuchsat'" in err
+    with pytest.raises(SystemExit) as stop:
+        run_cli(capsys, "solve", "--solver", "nosuchsat", str(CONFORMANCE / "features" / "alldiff_args.csp"))
+    assert stop.value.code == Exit.USAGE
+    assert "unknown SAT solver 'nosuchsat'" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("name", ["glucose4", "minisat22", "cadical153"])

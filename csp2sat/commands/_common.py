@@ -118,10 +118,4 @@ def add_timeout_argument(parser, help: str = TIMEOUT_HELP) -> None:
 
 def stop_reason(watchdog) -> str:
     """Words for what stopped a run: the time limit, Ctrl-C or SIGTERM."""
-    import signal
-
-    if watchdog.signal == signal.SIGTERM:
-        return "SIGTERM"
-    if watchdog.expired():
-        return "the time limit"
-    return "Ctrl-C"
+    return watchdog.reason()

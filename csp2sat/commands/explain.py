@@ -49,6 +49,7 @@ def run(args: argparse.Namespace) -> int:
 
     with Watchdog(args.timeout) as watchdog:
         try:
+            watchdog.check()
             return _run(args)
         except (KeyboardInterrupt, Exception) as err:
             if not is_interrupt(err):

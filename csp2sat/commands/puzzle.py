@@ -50,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
     genre = lookup(args.genre)
     with Watchdog(args.timeout) as watchdog:
         try:
+            watchdog.check()
             return _run(args, genre, watchdog)
         except (KeyboardInterrupt, Exception) as err:
             if not is_interrupt(err):

@@ -98,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
     progress = Progress()
     with Watchdog(args.timeout) as watchdog:
         try:
+            watchdog.check()
             return _run(args, out, progress, watchdog)
         except (KeyboardInterrupt, Exception) as err:
             if not is_interrupt(err):
