@@ -39,6 +39,8 @@ typical use:
 exit status: 0 answer printed (SAT, UNSAT or UNKNOWN), 2 usage, 3 syntax error,
 4 name/arity/type error, 5 unsupported construct, 6 resource limit, 7 file error,
 8 verification failure (internal), 9 internal error.
+--timeout, Ctrl-C and SIGTERM stop any stage alike: s UNKNOWN (or the answers so far and
+a 'c' line), exit status 0 (puzzle: 1, nothing drawn).
 """
 
 

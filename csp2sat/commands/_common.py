@@ -77,10 +77,10 @@ class _SolverHelp(str):
     def __mod__(self, params: object) -> str:  # argparse expands help with `help % params`
         from csp2sat.solver import CAPABILITIES, DEFAULT_SOLVER, usable_solvers
 
-        emulated = [n for n in usable_solvers() if CAPABILITIES[n].missing()]
+        fresh = [n for n in usable_solvers() if not (CAPABILITIES[n].assumptions and CAPABILITIES[n].incremental)]
         text = f"SAT solver (default {DEFAULT_SOLVER}): {', '.join(usable_solvers())}, or a PySAT alias"
-        if emulated:
-            text += f"; {', '.join(emulated)} lack incremental features, emulated by re-solving (slower)"
+        if fresh:
+            text += f"; {', '.join(fresh)}: not incremental, run afresh for every SAT call (slower on objectives and modes)"
         return text
 
 

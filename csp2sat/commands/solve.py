@@ -23,7 +23,8 @@ output (the same as Sugar's):
   s UNSATISFIABLE        no solution exists
   o 34                   (objectives) each improved value, followed by its answer
   s OPTIMUM FOUND        (objectives) the last answer is optimal
-  s UNKNOWN              stopped by --timeout or Ctrl-C before an answer
+  s UNKNOWN              stopped by --timeout, Ctrl-C or SIGTERM before an answer (exit 0;
+                         after answers: a 'c' line instead, e.g. c SOLUTIONS AT LEAST 12)
 
 examples:
   csp2sat solve nqueens-8.csp
