@@ -404,25 +404,28 @@ class Watchdog:
         self._saved = []
 
     def stop(self) -> None:
-        """Restore the signal handlers and end the helper process."""
+        """End the helper process, then restore the signal handlers.
+
+        The helper is killed rather than awaited (it may still be starting, which takes
+        a tenth of a second on a busy machine); a SIGINT it sent just before is absorbed
+        by our handler, disarmed first, instead of surfacing after the run.
+        """
         global _active
         if self.nested:
             return
-        self._restore()
-        if _active is self:
-            _active = None
-        if self._pipe is not None:
-            os.close(self._pipe[1])  # the helper reads end-of-file and exits
-            self._pipe = None
+        self._armed = False
         if self.process is not None:
-            try:
-                self.process.wait(timeout=1.0)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+            self.process.kill()
+            self.process.wait()
             if self.process.stdout is not None:
                 self.process.stdout.close()
             self.process = None
+        if self._pipe is not None:
+            os.close(self._pipe[1])
+            self._pipe = None
+        self._restore()
+        if _active is self:
+            _active = None
 
     def __enter__(self) -> "Watchdog":
         return self  # call `check()` first thing inside the try that handles the interruption
