@@ -273,8 +273,10 @@ def is_interrupt(error: BaseException) -> bool:
 
 
 # The helper process of `Watchdog`: argv = parent pid, seconds (negative: no limit); stdin = the
-# parent's signal wakeup pipe (one byte per signal received). It sends ONE SIGINT to the parent when
-# time is up or when SIGTERM arrives, then drains the pipe until the parent closes it.
+# parent's signal wakeup pipe (one byte per signal received). When time is up or SIGTERM arrives it
+# sends SIGINT to the parent, and again every second until the parent closes the pipe: a
+# KeyboardInterrupt raised inside a destructor is swallowed by Python, so one SIGINT could be lost
+# (the parent ignores the repeats once it has handled one, see `interrupt_handled`).
 _WATCHDOG_CODE = """
 import os, select, signal, sys, time
 signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -282,7 +284,7 @@ parent, seconds = int(sys.argv[1]), float(sys.argv[2])
 deadline = time.monotonic() + seconds if seconds >= 0 else None
 sent = False
 while True:
-    wait = None if sent or deadline is None else max(0.0, deadline - time.monotonic())
+    wait = 1.0 if sent else None if deadline is None else max(0.0, deadline - time.monotonic())
     ready = select.select([0], [], [], wait)[0]
     data = os.read(0, 256) if ready else b""
     if ready and not data:
@@ -290,13 +292,22 @@ while True:
     if not sent and (not ready or signal.SIGTERM in data):
         sent = True
         os.write(1, b"T" if ready else b"D")  # why: SIGTERM or deadline, read by the parent after the SIGINT
+    if sent and not ready:
         try:
             os.kill(parent, signal.SIGINT)
         except OSError:
             break
+    elif sent and signal.SIGTERM in data:
+        os.kill(parent, signal.SIGINT)
 """
 
 _active: "Watchdog | None" = None
+
+
+def interrupt_handled() -> None:
+    """Say that the stop was handled: later SIGINTs (the watchdog's repeats) are ignored."""
+    if _active is not None:
+        _active._armed = False
 
 
 class Watchdog:
@@ -623,6 +634,7 @@ def solve(
         result = search.run(on_answer)
         return result
     except (Interrupted, KeyboardInterrupt):
+        interrupt_handled()
         best = getattr(search, "_best", None) if search else None
         if best is not None:
             best.status = SATISFIABLE

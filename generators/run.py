@@ -27,7 +27,7 @@ from typing import Any, Iterator, Mapping
 
 from csp2sat.generators.base import Genre, PuzzleError
 
-from csp2sat.solver import DEFAULT_SOLVER, is_interrupt, new_solver, verify_answer
+from csp2sat.solver import DEFAULT_SOLVER, interrupt_handled, is_interrupt, new_solver, verify_answer
 
 
 class RecordingValues(Mapping[str, "int | bool"]):
@@ -103,6 +103,7 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
             except (KeyboardInterrupt, Exception) as err:  # stopped: the solution stands, uniqueness is unknown
                 if not is_interrupt(err):
                     raise
+                interrupt_handled()
                 run.interrupted = True
                 return run
             run.times["unique"] = time.perf_counter() - t3
@@ -112,6 +113,7 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
         except (KeyboardInterrupt, Exception) as err:
             if not is_interrupt(err):
                 raise
+            interrupt_handled()
             run.interrupted = True
     return run
 

@@ -56,10 +56,25 @@ def _children(pid: int) -> list[int]:
     return [int(x) for x in text.split()]
 
 
+_started: list[subprocess.Popen] = []
+
+
+@pytest.fixture(autouse=True)
+def _no_orphans():
+    """Kill any csp2sat a failed test left running (a pigeonhole search would go on for hours)."""
+    yield
+    while _started:
+        proc = _started.pop()
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+
+
 def _start(argv: list[str], cwd: Path) -> subprocess.Popen:
     """Start csp2sat in its own process group (as a shell job) and wait until its signal handling is set up."""
     proc = subprocess.Popen(_command() + argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
+    _started.append(proc)
     deadline = time.monotonic() + 30
     while not _children(proc.pid) and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.01)  # the watchdog helper starts once the handlers are installed

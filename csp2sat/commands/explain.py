@@ -45,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Explain the file; exit status 0 whether it is satisfiable or not, or stopped (s UNKNOWN)."""
-    from csp2sat.solver import Watchdog, is_interrupt
+    from csp2sat.solver import Watchdog, interrupt_handled, is_interrupt
 
     with Watchdog(args.timeout) as watchdog:
         try:
@@ -54,6 +54,7 @@ def run(args: argparse.Namespace) -> int:
         except (KeyboardInterrupt, Exception) as err:
             if not is_interrupt(err):
                 raise
+            interrupt_handled()
         sys.stdout.write("s UNKNOWN\n")
         sys.stdout.write(f"c {args.file}: stopped by {stop_reason(watchdog)} before an explanation was found\n")
     return Exit.OK

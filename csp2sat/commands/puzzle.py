@@ -45,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Solve and draw; report uniqueness when asked. Stopped before a solution: s UNKNOWN, status 1."""
-    from csp2sat.solver import Watchdog, is_interrupt
+    from csp2sat.solver import Watchdog, interrupt_handled, is_interrupt
 
     genre = lookup(args.genre)
     with Watchdog(args.timeout) as watchdog:
@@ -55,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
         except (KeyboardInterrupt, Exception) as err:
             if not is_interrupt(err):
                 raise
+            interrupt_handled()
         print("s UNKNOWN", file=sys.stderr)
         print(f"c {args.puzzle}: stopped by {stop_reason(watchdog)} before a solution was found", file=sys.stderr)
     return 1

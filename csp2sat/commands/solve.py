@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
     """
     from csp2sat.commands._common import stop_reason
     from csp2sat.commands.solve_modes import Progress
-    from csp2sat.solver import Watchdog, is_interrupt
+    from csp2sat.solver import Watchdog, interrupt_handled, is_interrupt
 
     out = _Tracked(sys.stdout)
     progress = Progress()
@@ -104,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
         except (KeyboardInterrupt, Exception) as err:
             if not is_interrupt(err):
                 raise
+            interrupt_handled()
         print(f"c stopped by {stop_reason(watchdog)}", file=sys.stderr)
         progress.report(out)
         out.flush()
