@@ -50,6 +50,8 @@ or fmt --check found an unformatted file, 2 usage, 3 syntax error (also in a
 puzzle, map or solver output), 4 name/arity/type error, 5 unsupported construct,
 6 resource limit, 7 file not readable or not writable (also a full disk or a
 closed pipe), 8 an answer failed verification (or decode could not verify it), 9 internal error.
+--timeout, Ctrl-C and SIGTERM stop any stage alike: s UNKNOWN (or the answers so far and
+a 'c' line), exit status 0 (puzzle: 1, nothing drawn).
 """
 
 

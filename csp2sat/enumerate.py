@@ -28,7 +28,7 @@ from typing import Any, Iterator, Protocol, Sequence
 
 from pysat.solvers import Solver
 
-from csp2sat.solver import DEFAULT_SOLVER, is_interrupt, printed_values, verify_answer
+from csp2sat.solver import DEFAULT_SOLVER, is_interrupt, new_solver, printed_values, verify_answer
 
 Value = int | bool
 Answer = dict[str, Value]
@@ -145,7 +145,7 @@ class SolutionSpace:
 
     def __init__(self, space: Space, solver_name: str = DEFAULT_SOLVER, objective: Any = None):
         self.space = space
-        self.solver = Solver(name=solver_name)
+        self.solver = new_solver(solver_name)  # any usable solver; missing features are emulated
         space.load(self.solver)
         self.optimum: int | None = None
         self._unsat = False

@@ -33,7 +33,7 @@ from typing import Sequence
 from pysat.solvers import Solver
 
 from csp2sat.compiler import compile_model
-from csp2sat.solver import DEFAULT_SOLVER
+from csp2sat.solver import DEFAULT_SOLVER, new_solver
 from csp2sat.syntax import Constraint, Domain, IntVar, Model, Node
 
 
@@ -204,7 +204,7 @@ def explain(model: Model, solver: str = DEFAULT_SOLVER, widen: bool = True) -> E
     compiled = compile_model(relaxed, selectors=True)
     selectors = list(compiled.selectors)
     part_of = dict(zip(selectors, parts))
-    with Solver(name=solver) as sat:
+    with new_solver(solver) as sat:  # Kissat ignores assumptions: new_solver emulates them
         compiled.load(sat)
         if sat.solve(assumptions=selectors):
             return Explanation(True, [])

@@ -13,11 +13,23 @@ proven bound (added as a unit clause). The CNF is never re-encoded and the
 solver never restarted, and maximisation ends like minimisation (Sugar's
 driver can loop forever there). jss-ft10: 334 calls of linear descent -> 10.
 
-Time limits: CaDiCaL in PySAT holds the GIL while it searches and does not
-support `interrupt()`, but it stops cleanly on SIGINT. A time-out therefore
-starts a tiny watchdog process that sends SIGINT to us when time is up; the
-same path serves Ctrl-C. An interrupted solver is only deleted, never asked
-anything again (CaDiCaL aborts the process on any other call).
+Solvers: PySAT's back ends differ (`CAPABILITIES`, checked against the
+installed PySAT by tests/test_solver_matrix.py). `new_solver` gives every
+stage the same interface: a solver without assumptions or without clauses
+added after a search (Kissat) is emulated by a fresh solver per call, loaded
+with every clause so far and the assumptions as unit clauses; one without
+preferred phases ignores them (they are only a hint). A name PySAT knows but
+cannot run here (CryptoMiniSat without pycryptosat) is a usage error listing
+the usable ones (`check_solver`).
+
+Stopping: most PySAT solvers hold the GIL while they search and several ignore
+`interrupt()`, but every one stops cleanly on SIGINT during a plain `solve()`.
+So `Watchdog` turns the time limit, Ctrl-C and SIGTERM into one event, a
+SIGINT: a tiny helper process sends it when time is up, or when the signal
+wakeup pipe tells it that we received SIGTERM (a Python handler cannot run
+while C code searches). Outside a search the SIGINT is a KeyboardInterrupt,
+so parsing and encoding stop the same way. An interrupted solver is only
+deleted, never asked anything again (CaDiCaL aborts the process on any other call).
 """
 
 from __future__ import annotations
@@ -43,15 +55,187 @@ UNKNOWN = "UNKNOWN"
 Values = dict[str, Union[int, bool]]
 
 
-def solver_names() -> list[str]:
-    """Every solver name PySAT accepts (aliases included)."""
+@dataclass(frozen=True)
+class Capabilities:
+    """What one PySAT solver can do, as probed against python-sat 1.9 (tests/test_solver_matrix.py checks it).
+
+    `assumptions`: solve under assumed literals (Kissat warns and IGNORES them:
+    a wrong verdict); `incremental`: add clauses after a search (Kissat aborts
+    the process); `core`: `get_core()` after an UNSAT answer under assumptions;
+    `phases`: `set_phases()`. Every solver stops on SIGINT during `solve()`
+    (lingeling and CaDiCaL 1.0.3 have no `solve_limited`, the MiniSat family
+    ignores SIGINT inside `solve_limited(expect_interrupt=True)`), so the
+    stages use only `solve()`.
+    """
+
+    assumptions: bool = True
+    incremental: bool = True
+    core: bool = True
+    phases: bool = True
+
+    def missing(self) -> list[str]:
+        """The names of what this solver lacks (emulated by `new_solver`)."""
+        return [name for name in ("assumptions", "incremental", "core", "phases") if not getattr(self, name)]
+
+
+# One row per PySAT solver, keyed by its main name (the attribute of pysat.solvers.SolverNames).
+CAPABILITIES: dict[str, Capabilities] = {
+    "cadical103": Capabilities(phases=False),
+    "cadical153": Capabilities(),
+    "cadical195": Capabilities(),
+    "cadical300": Capabilities(),
+    "cryptosat": Capabilities(),  # needs the pycryptosat package
+    "ergo": Capabilities(),
+    "gluecard3": Capabilities(),
+    "gluecard4": Capabilities(),
+    "glucose3": Capabilities(),
+    "glucose4": Capabilities(),
+    "glucose42": Capabilities(),
+    "kissat404": Capabilities(assumptions=False, incremental=False, core=False, phases=False),
+    "lingeling": Capabilities(),
+    "maplechrono": Capabilities(),
+    "maplecm": Capabilities(),
+    "maplesat": Capabilities(),
+    "mergesat3": Capabilities(),
+    "minicard": Capabilities(),
+    "minisat22": Capabilities(),
+    "minisatgh": Capabilities(),
+    "minisatep": Capabilities(),
+}
+
+
+def _aliases() -> dict[str, tuple[str, ...]]:
+    """PySAT's main solver names and their aliases."""
     from pysat.solvers import SolverNames
 
-    names: list[str] = []
-    for attr, aliases in vars(SolverNames).items():
-        if not attr.startswith("_") and isinstance(aliases, tuple):
-            names.extend(aliases)
-    return sorted(set(names))
+    return {k: v for k, v in vars(SolverNames).items() if not k.startswith("_") and isinstance(v, tuple)}
+
+
+def solver_names() -> list[str]:
+    """Every solver name PySAT accepts (aliases included), usable here or not."""
+    return sorted({alias for aliases in _aliases().values() for alias in aliases})
+
+
+_USABLE: list[str] | None = None
+
+
+def usable_solvers() -> list[str]:
+    """The main names of the solvers installed and usable here, in `CAPABILITIES` order (probed once: < 1 ms)."""
+    global _USABLE
+    if _USABLE is None:
+        import importlib.util
+        import warnings
+
+        from pysat.solvers import Solver
+
+        aliases = _aliases()
+        found = []
+        for main in CAPABILITIES:
+            if main not in aliases:
+                continue
+            if main == "cryptosat" and importlib.util.find_spec("pycryptosat") is None:
+                continue  # constructing it anyway would print an error from its destructor
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    Solver(name=aliases[main][0]).delete()
+            except Exception:  # NoSuchSolverError, or AssertionError when pycryptosat is missing
+                continue
+            found.append(main)
+        _USABLE = found
+    return _USABLE
+
+
+def check_solver(name: str) -> str:
+    """The main name of the solver `name` (any PySAT alias); a usage error naming the usable ones otherwise."""
+    wanted = name.strip().lower()
+    for main, aliases in _aliases().items():
+        if wanted == main or wanted in aliases:
+            if main in usable_solvers() and main in CAPABILITIES:
+                return main
+            raise CspError(
+                f"SAT solver {name!r} is not usable here (PySAT was built or installed without it); "
+                f"choose one of: {', '.join(usable_solvers())}",
+                exit=Exit.USAGE,
+                file="csp2sat",
+            )
+    raise CspError(
+        f"unknown SAT solver {name!r}; choose one of: {', '.join(usable_solvers())}",
+        exit=Exit.USAGE,
+        file="csp2sat",
+    )
+
+
+class FreshSolver:
+    """A solver without assumptions or incremental clauses, used incrementally: a new one for every search.
+
+    Keeps every clause it is given; each `solve(assumptions)` loads them into a
+    fresh PySAT solver together with the assumptions as unit clauses. The core
+    of an UNSAT answer is all the assumptions (true, if not minimal).
+    """
+
+    def __init__(self, name: str, bootstrap_with=None) -> None:
+        self.name = name
+        self.clauses: list[list[int]] = []
+        self.model: list[int] | None = None
+        self.core: list[int] | None = None
+        if bootstrap_with is not None:
+            self.append_formula(bootstrap_with)
+
+    def add_clause(self, clause, no_return: bool = True) -> None:
+        self.clauses.append(list(clause))
+
+    def append_formula(self, formula, no_return: bool = True) -> None:
+        self.clauses.extend(list(clause) for clause in formula)
+
+    def solve(self, assumptions=()) -> bool:
+        from pysat.solvers import Solver
+
+        with Solver(name=self.name, bootstrap_with=self.clauses) as sat:
+            for lit in assumptions:
+                sat.add_clause([lit])
+            found = bool(sat.solve())
+            self.model = sat.get_model() if found else None
+        self.core = None if found else list(assumptions)
+        return found
+
+    def get_model(self) -> list[int] | None:
+        return self.model
+
+    def get_core(self) -> list[int] | None:
+        return self.core
+
+    def set_phases(self, literals=(), hard: bool = False) -> None:
+        """Ignored: phases are only a hint."""
+
+    def delete(self) -> None:
+        self.clauses = []
+
+    def __enter__(self) -> "FreshSolver":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.delete()
+
+
+def new_solver(name: str = "cadical195", bootstrap_with=None):
+    """A PySAT solver (or its emulation, see `FreshSolver`) offering assumptions, incremental clauses, cores and phases.
+
+    Search with `solve()` only (see `Capabilities`). `name` is any alias; an
+    unknown or unusable one is a usage error.
+    """
+    from pysat.solvers import Solver
+
+    main = check_solver(name)
+    caps = CAPABILITIES[main]
+    if not (caps.assumptions and caps.incremental):
+        return FreshSolver(main, bootstrap_with)
+    sat = Solver(name=_aliases()[main][0], bootstrap_with=bootstrap_with)
+    if not caps.core:
+        sat.get_core = lambda: None  # callers then fall back to all assumptions
+    if not caps.phases:
+        sat.set_phases = lambda literals=(), hard=False: None  # a hint only
+    return sat
 
 
 @dataclass
@@ -88,33 +272,174 @@ def is_interrupt(error: BaseException) -> bool:
     return isinstance(error, (KeyboardInterrupt, Interrupted)) or "interrupt" in str(error).lower()
 
 
-class Watchdog:
-    """Sends SIGINT to this process after `seconds`, from a separate tiny process (see the module doc).
+# The helper process of `Watchdog`: argv = parent pid, seconds (negative: no limit); stdin = the
+# parent's signal wakeup pipe (one byte per signal received). When time is up or SIGTERM arrives it
+# sends SIGINT to the parent, and again every second until the parent closes the pipe: a
+# KeyboardInterrupt raised inside a destructor is swallowed by Python, so one SIGINT could be lost
+# (the parent ignores the repeats once it has handled one, see `interrupt_handled`).
+_WATCHDOG_CODE = """
+import os, select, signal, sys, time
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+parent, seconds = int(sys.argv[1]), float(sys.argv[2])
+deadline = time.monotonic() + seconds if seconds >= 0 else None
+sent = False
+while True:
+    wait = 1.0 if sent else None if deadline is None else max(0.0, deadline - time.monotonic())
+    ready = select.select([0], [], [], wait)[0]
+    data = os.read(0, 256) if ready else b""
+    if ready and not data:
+        break
+    if not sent and (not ready or signal.SIGTERM in data):
+        sent = True
+        os.write(1, b"T" if ready else b"D")  # why: SIGTERM or deadline, read by the parent after the SIGINT
+    if sent and not ready:
+        try:
+            os.kill(parent, signal.SIGINT)
+        except OSError:
+            break
+    elif sent and signal.SIGTERM in data:
+        os.kill(parent, signal.SIGINT)
+"""
 
-    Use as a context manager; `seconds=None` means no limit.
+_active: "Watchdog | None" = None
+
+
+def interrupt_handled() -> None:
+    """Say that the stop was handled: later SIGINTs (the watchdog's repeats) are ignored."""
+    if _active is not None:
+        _active._armed = False
+
+
+class Watchdog:
+    """The time limit, Ctrl-C and SIGTERM as one event: a KeyboardInterrupt, or a PySAT search stopped by SIGINT.
+
+    Use as a context manager around a whole run (parsing, encoding, search);
+    `seconds=None` means no limit. Nested watchdogs (the library's `solve()`
+    inside a command) leave the outer one in charge. Outside the main thread
+    signals cannot be handled: there only the time limit applies.
     """
 
     def __init__(self, seconds: float | None) -> None:
         self.process: subprocess.Popen | None = None
-        if seconds is not None:
-            self.process = subprocess.Popen(
-                ["sh", "-c", f"sleep {max(seconds, 0.0):.3f} && kill -INT {os.getpid()}"],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-            )
         self.deadline = None if seconds is None else time.monotonic() + seconds
+        self.signal: int | None = None  # the signal that stopped the run (SIGTERM, or SIGINT for Ctrl-C and time-outs)
+        self._saved: list = []
+        self._pipe: tuple[int, int] | None = None
+        self._armed = False
+        self._told = b""
+        self.nested = _active is not None
+        if self.nested:
+            return
+        try:
+            self._install()
+        except ValueError:  # not the main thread: no handlers, no wakeup pipe; the time limit still works
+            self._restore()
+            if self._pipe is not None:
+                for fd in self._pipe:
+                    os.close(fd)
+                self._pipe = None
+            if seconds is not None:
+                self._start(seconds, stdin=subprocess.DEVNULL)
+
+    def _install(self) -> None:
+        global _active
+        read_end, write_end = os.pipe()
+        self._pipe = (read_end, write_end)
+        os.set_blocking(write_end, False)
+        self._saved.append(("wakeup", signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)))
+        self._saved.append((signal.SIGINT, signal.signal(signal.SIGINT, self._on_sigint)))
+        # SIGTERM's handler does nothing itself: its byte on the wakeup pipe makes the helper send SIGINT,
+        # which also stops a search running in C (where no Python handler can run).
+        self._saved.append((signal.SIGTERM, signal.signal(signal.SIGTERM, self._on_sigterm)))
+        self._start(-1.0 if self.deadline is None else self.deadline - time.monotonic(), stdin=read_end)
+        os.close(read_end)
+        _active = self
+
+    def _start(self, seconds: float, stdin) -> None:
+        # Until it runs its own code, the helper is in our process group with default signal actions: a
+        # Ctrl-C or a SIGTERM to the group then would kill it and leave us deaf. Blocked here, those signals
+        # stay pending: ours are handled once Popen returns, the helper's never reach it (it ignores SIGINT).
+        signals = {signal.SIGINT, signal.SIGTERM}
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, signals) if self._saved else None
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-I", "-S", "-c", _WATCHDOG_CODE, str(os.getpid()), f"{seconds:.3f}"],
+                stdin=stdin,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,  # a Ctrl-C at the terminal is for us, not for the helper
+            )
+        finally:
+            if mask is not None:
+                signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+    def _on_sigint(self, signum: int, frame: object) -> None:
+        if self.signal is None:
+            self.signal = signal.SIGINT
+        if not self._armed:  # still setting up: `check()`, inside the caller's try, raises it
+            return
+        raise KeyboardInterrupt
+
+    def check(self) -> None:
+        """Raise KeyboardInterrupt if the run was stopped while the watchdog was being set up."""
+        self._armed = True
+        if self.signal is not None or self.expired():
+            raise KeyboardInterrupt
+
+    def _on_sigterm(self, signum: int, frame: object) -> None:
+        self.signal = signal.SIGTERM
+
+    def reason(self) -> str:
+        """What stopped the run: "SIGTERM", "time limit" or "Ctrl-C" (the helper says which SIGINT was its own)."""
+        told = self._told
+        if not told and self.process is not None and self.process.stdout is not None:
+            import select
+
+            if select.select([self.process.stdout], [], [], 0)[0]:
+                told = self._told = os.read(self.process.stdout.fileno(), 1)
+        if told == b"T" or self.signal == signal.SIGTERM:
+            return "SIGTERM"
+        if told == b"D" or self.expired():
+            return "the time limit"
+        return "Ctrl-C"
 
     def expired(self) -> bool:
         return self.deadline is not None and time.monotonic() >= self.deadline
 
+    def _restore(self) -> None:
+        for what, old in reversed(self._saved):
+            if what == "wakeup":
+                signal.set_wakeup_fd(old)
+            else:
+                signal.signal(what, old)
+        self._saved = []
+
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
+        """End the helper process, then restore the signal handlers.
+
+        The helper is killed rather than awaited (it may still be starting, which takes
+        a tenth of a second on a busy machine); a SIGINT it sent just before is absorbed
+        by our handler, disarmed first, instead of surfacing after the run.
+        """
+        global _active
+        if self.nested:
+            return
+        self._armed = False
+        if self.process is not None:
             self.process.kill()
             self.process.wait()
+            if self.process.stdout is not None:
+                self.process.stdout.close()
+            self.process = None
+        if self._pipe is not None:
+            os.close(self._pipe[1])
+            self._pipe = None
+        self._restore()
+        if _active is self:
+            _active = None
 
     def __enter__(self) -> "Watchdog":
-        return self
+        return self  # call `check()` first thing inside the try that handles the interruption
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
@@ -163,20 +488,12 @@ class Search:
         solver: str = DEFAULT_SOLVER,
         verify: bool = True,
     ) -> None:
-        if solver not in solver_names():
-            raise CspError(
-                f"unknown SAT solver {solver!r}; choose one of: {', '.join(solver_names())}",
-                exit=Exit.USAGE,
-                file="csp2sat",
-            )
         self.model = model
         self.compiled = compiled
         self.verify = verify
         self.stats: dict = {}
-        from pysat.solvers import Solver
-
         start = time.perf_counter()
-        self.sat = Solver(name=solver)
+        self.sat = new_solver(solver)
         compiled.load(self.sat)
         self.stats["load_s"] = time.perf_counter() - start
         self.stats["solve_s"] = 0.0
@@ -190,7 +507,7 @@ class Search:
         start = time.perf_counter()
         self.stats["sat_calls"] += 1
         try:
-            return bool(self.sat.solve_limited(assumptions=assumptions, expect_interrupt=True))
+            return bool(self.sat.solve(assumptions=assumptions))
         except (KeyboardInterrupt, Exception) as err:  # PySAT reports a caught SIGINT as its own error type
             if is_interrupt(err):
                 raise Interrupted() from None
@@ -297,12 +614,15 @@ def solve(
     from csp2sat.compiler import compile_model
 
     start = time.perf_counter()
-    model = _as_model(model_or_text)
-    stats: dict = {"parse_s": time.perf_counter() - start}
-    watchdog = Watchdog(timeout)
+    watchdog = Watchdog(timeout)  # the time limit covers parsing and encoding too
     search = None
     best: Result | None = None
+    model = model_or_text if isinstance(model_or_text, Model) else None
+    stats: dict = {}
     try:
+        watchdog.check()
+        model = _as_model(model_or_text)
+        stats["parse_s"] = time.perf_counter() - start
         compiled = compile_model(model, options=dict(options or {}))
         stats.update(compiled.stats)
         stats["cnf_vars"] = compiled.num_vars
@@ -314,6 +634,7 @@ def solve(
         result = search.run(on_answer)
         return result
     except (Interrupted, KeyboardInterrupt):
+        interrupt_handled()
         best = getattr(search, "_best", None) if search else None
         if best is not None:
             best.status = SATISFIABLE

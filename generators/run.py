@@ -24,7 +24,7 @@ from typing import Any, Iterator, Mapping
 
 from csp2sat.generators.base import Genre, PuzzleError
 
-from csp2sat.solver import DEFAULT_SOLVER, verify_answer
+from csp2sat.solver import DEFAULT_SOLVER, interrupt_handled, is_interrupt, new_solver, verify_answer
 
 
 class RecordingValues(Mapping[str, "int | bool"]):
@@ -58,6 +58,7 @@ class PuzzleRun:
     count: int | None = None  # None: not asked; 0 when there is no solution
     times: dict[str, float] = field(default_factory=dict)
     stats: dict[str, int] = field(default_factory=dict)
+    interrupted: bool = False  # a time-out or signal stopped the --unique/--facts work after the solution was found
 
 
 def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = DEFAULT_SOLVER,
@@ -70,11 +71,8 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
     ``generate``, ``compile`` (parse, check and compile to CNF), ``solve``,
     ``unique``, ``facts`` and ``count``.
     """
-    from pysat.solvers import Solver
-
     from csp2sat.checker import check
     from csp2sat.compiler import compile_model
-    from csp2sat.enumerate import open_space
     from csp2sat.parser import parse_text
 
     t0 = time.perf_counter()
@@ -85,7 +83,7 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
     t2 = time.perf_counter()
     run = PuzzleRun(csp, times={"generate": t1 - t0, "compile": t2 - t1})
     run.stats = {"cnf_vars": compiled.num_vars, "cnf_clauses": compiled.num_clauses}
-    with Solver(name=solver) as sat:
+    with new_solver(solver) as sat:
         compiled.load(sat)
         found = sat.solve()
         t3 = time.perf_counter()
@@ -105,17 +103,40 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
         if broken:  # the encoding lets through an answer the rules forbid: our bug
             raise RuntimeError(f"{genre.name}: our own answer breaks a rule: {broken[0]}")
         if unique:
-            sat.add_clause(compiled.block_clause(recorder.used))
-            run.unique = not sat.solve()
+            try:
+                sat.add_clause(compiled.block_clause(recorder.used))
+                run.unique = not sat.solve()
+            except (KeyboardInterrupt, Exception) as err:  # stopped: the solution stands, uniqueness is unknown
+                if not is_interrupt(err):
+                    raise
+                interrupt_handled()
+                run.interrupted = True
+                return run
             run.times["unique"] = time.perf_counter() - t3
     if facts or count:
-        t4 = time.perf_counter()
-        with open_space(compiled, model, solver, names=list(recorder.used)) as space:
-            if facts:
-                run.facts = space.facts()
-                run.times["facts"] = time.perf_counter() - t4
-            if count:
-                t5 = time.perf_counter()
-                run.count = space.count()
-                run.times["count"] = time.perf_counter() - t5
+        try:
+            _facts_and_count(run, compiled, model, recorder, solver, facts, count)
+        except (KeyboardInterrupt, Exception) as err:
+            if not is_interrupt(err):
+                raise
+            interrupt_handled()
+            run.interrupted = True
     return run
+
+
+
+def _facts_and_count(run: PuzzleRun, compiled: Any, model: Any, recorder: RecordingValues, solver: str,
+                     facts: bool, count: bool) -> None:
+    """Set `run.facts` (each puzzle variable's value in every solution, None where they differ) and/or
+    `run.count` (the number of distinct answers), both judged on the puzzle variables the decoder read."""
+    from csp2sat.enumerate import open_space
+
+    t4 = time.perf_counter()
+    with open_space(compiled, model, solver, names=list(recorder.used)) as space:
+        if facts:
+            run.facts = space.facts()
+            run.times["facts"] = time.perf_counter() - t4
+        if count:
+            t5 = time.perf_counter()
+            run.count = space.count()
+            run.times["count"] = time.perf_counter() - t5

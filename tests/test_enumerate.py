@@ -179,7 +179,9 @@ def test_mode_outputs() -> None:
         "x\t1\na p\ttrue\n",
     ]
     assert _run_mode(TWO, count=True) == "c SOLUTIONS 2\n"
-    assert _run_mode(TWO, max_solutions=1).endswith("a\nc SOLUTIONS 1\n")
+    # -n that stops says so: "c SOLUTIONS 1" alone would read as "there is one".
+    assert _run_mode(TWO, max_solutions=1).endswith("a\nc stopped at the limit -n 1\nc SOLUTIONS AT LEAST 1\n")
+    assert _run_mode(TWO, max_solutions=3).endswith("a\nc SOLUTIONS 2\n")  # not reached: the exact count
     out = _run_mode(TWO, unique=True)
     assert out.count("\na\n") == 2 and "\na\nc MULTIPLE\na x" in out
     assert _run_mode(TWO + "(> x 1)\n", unique=True) == "s SATISFIABLE\na x\t2\na p\tfalse\na\nc UNIQUE\n"
@@ -194,6 +196,11 @@ def test_mode_outputs_under_an_objective_use_optimal_answers_only() -> None:
     out = _run_mode(text, all=True)
     assert out.startswith("s SATISFIABLE\no 0\n")
     assert out.endswith("s OPTIMUM FOUND\nc SOLUTIONS 2\n")
+    # --unique and --facts end like --all: the optimum is proven.
+    out = _run_mode(text, unique=True)
+    assert out.startswith("s SATISFIABLE\no 0\n") and "c MULTIPLE\n" in out and out.endswith("a\ns OPTIMUM FOUND\n")
+    out = _run_mode(text, facts=True)
+    assert out == "s SATISFIABLE\no 0\nc FACT x\t0\nc FACT y\t?\ns OPTIMUM FOUND\n"
 
 
 def test_no_mode_requested_returns_none() -> None:

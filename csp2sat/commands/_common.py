@@ -74,3 +74,68 @@ def write_output(path: str, write: Callable[[TextIO], None]) -> None:
             write(f)
     except OSError as err:
         raise CspError(f"cannot write file: {err.strerror}", file=path, exit=Exit.IO) from None
+
+
+# ---------------------------------------------------------------- options shared by the solving commands
+
+
+def _solver_name(text: str) -> str:
+    """argparse type of --solver: the main name of a usable PySAT solver (any alias accepted)."""
+    import argparse
+
+    from csp2sat.solver import check_solver
+
+    try:
+        return check_solver(text)
+    except CspError as err:
+        raise argparse.ArgumentTypeError(err.message) from None
+
+
+class _SolverHelp(str):
+    """The --solver help text, listing the usable solvers only when help is printed (probing imports PySAT)."""
+
+    def __mod__(self, params: object) -> str:  # argparse expands help with `help % params`
+        from csp2sat.solver import CAPABILITIES, DEFAULT_SOLVER, usable_solvers
+
+        fresh = [n for n in usable_solvers() if not (CAPABILITIES[n].assumptions and CAPABILITIES[n].incremental)]
+        text = f"SAT solver (default {DEFAULT_SOLVER}): {', '.join(usable_solvers())}, or a PySAT alias"
+        if fresh:
+            text += f"; {', '.join(fresh)}: not incremental, run afresh for every SAT call (slower on objectives and modes)"
+        return text
+
+
+def add_solver_argument(parser) -> None:
+    """The --solver NAME option, the same in every command that solves."""
+    from csp2sat.solver import DEFAULT_SOLVER
+
+    parser.add_argument("--solver", default=DEFAULT_SOLVER, type=_solver_name, metavar="NAME", help=_SolverHelp("solver"))
+
+
+def _seconds(text: str) -> float:
+    """argparse type of --timeout: a positive, finite number of seconds."""
+    import argparse
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
+
+
+TIMEOUT_HELP = (
+    "stop after this many seconds, counted from the start (parsing and encoding included); "
+    "like Ctrl-C or SIGTERM it prints s UNKNOWN, or the best answer so far and a 'c' line"
+)
+
+
+def add_timeout_argument(parser, help: str = TIMEOUT_HELP) -> None:
+    """The --timeout SECONDS option, the same in every command that solves."""
+    parser.add_argument("--timeout", type=_seconds, metavar="SECONDS", help=help)
+
+
+def stop_reason(watchdog) -> str:
+    """Words for what stopped a run: the time limit, Ctrl-C or SIGTERM."""
+    return watchdog.reason()

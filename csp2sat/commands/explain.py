@@ -3,7 +3,8 @@
 Front end, then `csp2sat.explain` (selectors, UNSAT core, deletion-based
 minimisation). Output: one ``FILE:LINE: TEXT`` line per member, in file order,
 after a ``c`` line saying how many; a satisfiable file gets a ``c`` line saying
-so. Both exit with status 0 (like Sugar's UNSAT answers).
+so. Both exit with status 0 (like Sugar's UNSAT answers), and so does a run
+stopped by --timeout, Ctrl-C or SIGTERM (``s UNKNOWN`` and a ``c`` line).
 """
 
 from __future__ import annotations
@@ -11,9 +12,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from csp2sat.commands._common import read_model
+from csp2sat.commands._common import add_solver_argument, add_timeout_argument, read_model, stop_reason
 from csp2sat.diagnostics import Exit
-from csp2sat.solver import DEFAULT_SOLVER
 
 NAME = "explain"
 HELP = "explain why a CSP file is unsatisfiable: a minimal set of its constraints that conflict"
@@ -39,11 +39,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-domains", action="store_true", help="keep declared domains fixed; explain with constraints only"
     )
-    parser.add_argument("--solver", default=DEFAULT_SOLVER, metavar="NAME", help=f"PySAT solver name (default {DEFAULT_SOLVER})")
+    add_solver_argument(parser)
+    add_timeout_argument(parser, help="stop after this many seconds (parsing included), like Ctrl-C or SIGTERM: s UNKNOWN")
 
 
 def run(args: argparse.Namespace) -> int:
-    """Explain the file; exit status 0 whether it is satisfiable or not."""
+    """Explain the file; exit status 0 whether it is satisfiable or not, or stopped (s UNKNOWN)."""
+    from csp2sat.solver import Watchdog, interrupt_handled, is_interrupt
+
+    with Watchdog(args.timeout) as watchdog:
+        try:
+            watchdog.check()
+            return _run(args)
+        except (KeyboardInterrupt, Exception) as err:
+            if not is_interrupt(err):
+                raise
+            interrupt_handled()
+        sys.stdout.write("s UNKNOWN\n")
+        sys.stdout.write(f"c {args.file}: stopped by {stop_reason(watchdog)} before an explanation was found\n")
+    return Exit.OK
+
+
+def _run(args: argparse.Namespace) -> int:
     from csp2sat.explain import explain
 
     model, _ = read_model(args.file)

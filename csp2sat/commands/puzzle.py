@@ -5,11 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from csp2sat.commands._common import display_name, write_output
+from csp2sat.commands._common import add_solver_argument, add_timeout_argument, display_name, stop_reason, write_output
 from csp2sat.commands._puzzles import (
     ANSWER_FORMAT, PUZZLE_FORMATS, add_format_arguments, add_genre_arguments, lookup, read_puzzle,
 )
-from csp2sat.generators.run import DEFAULT_SOLVER, solve_puzzle
 
 NAME = "puzzle"
 HELP = "solve a puzzle: generate its CSP, solve it and draw the solution"
@@ -27,8 +26,10 @@ examples:
   csp2sat puzzle nurikabe board.txt --facts
   csp2sat puzzle slitherlink board.txt --format svg -o board.svg
 
-Exit status: 0 when solved, 1 when the puzzle has no solution, 3 for bad puzzle text,
-7 when a file cannot be read or written.
+Exit status: 0 when solved, 1 when no solution is drawn: the puzzle has none (s UNSATISFIABLE)
+or --timeout, Ctrl-C or SIGTERM stopped the run first (s UNKNOWN); 2 usage, 3 for bad puzzle
+text, 7 when a file cannot be read or written. Stopped during --unique or --facts, the solution
+is still drawn (status 0) and a 'c' line says that the question stays open.
 
 """ + PUZZLE_FORMATS + "\n" + ANSWER_FORMAT
 
@@ -41,12 +42,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--facts", action="store_true", help="also say which cells the clues force (the same in every solution)"
     )
-    parser.add_argument("--solver", default=DEFAULT_SOLVER, metavar="NAME", help=f"PySAT solver name (default {DEFAULT_SOLVER})")
+    add_solver_argument(parser)
+    add_timeout_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Solve and draw; report uniqueness when asked."""
+    """Solve and draw; report uniqueness when asked. Stopped before a solution: s UNKNOWN, status 1."""
+    from csp2sat.solver import Watchdog, interrupt_handled, is_interrupt
+
     genre = lookup(args.genre)
+    with Watchdog(args.timeout) as watchdog:
+        try:
+            watchdog.check()
+            return _run(args, genre, watchdog)
+        except (KeyboardInterrupt, Exception) as err:
+            if not is_interrupt(err):
+                raise
+            interrupt_handled()
+        print("s UNKNOWN", file=sys.stderr)
+        print(f"c {display_name(args.puzzle)}: stopped by {stop_reason(watchdog)} before a solution was found", file=sys.stderr)
+    return 1
+
+
+def _run(args: argparse.Namespace, genre, watchdog) -> int:
+    from csp2sat.generators.run import solve_puzzle
+
     puzzle = read_puzzle(genre, args.puzzle)
     name = display_name(args.puzzle)
     result = solve_puzzle(genre, puzzle, unique=args.unique, solver=args.solver, file=name, facts=args.facts)
@@ -56,7 +76,10 @@ def run(args: argparse.Namespace) -> int:
         return 1
     text = genre.render(puzzle, result.solution, args.format)
     write_output(args.output, lambda out: out.write(text))
-    if args.unique:
+    if result.interrupted:
+        asked = "uniqueness" if args.unique and result.unique is None else "which cells are forced"
+        print(f"c {name}: stopped by {stop_reason(watchdog)}; {asked} is unknown", file=sys.stderr)
+    if args.unique and result.unique is not None:
         verdict = "unique" if result.unique else "NOT unique (at least two solutions)"
         print(f"c {name}: the solution is {verdict}", file=sys.stderr)
     if result.facts is not None:

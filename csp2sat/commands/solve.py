@@ -23,7 +23,8 @@ output (the same as Sugar's):
   s UNSATISFIABLE        no solution exists
   o 34                   (objectives) each improved value, followed by its answer
   s OPTIMUM FOUND        (objectives) the last answer is optimal
-  s UNKNOWN              stopped by --timeout or Ctrl-C before an answer
+  s UNKNOWN              stopped by --timeout, Ctrl-C or SIGTERM before an answer (exit 0;
+                         after answers: a 'c' line instead, e.g. c SOLUTIONS AT LEAST 12)
 
 examples:
   csp2sat solve nqueens-8.csp
@@ -45,18 +46,13 @@ see also: csp2sat explain (why a file is unsatisfiable), csp2sat encode/decode (
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of `csp2sat solve`."""
-    from csp2sat.solver import DEFAULT_SOLVER
+    from csp2sat.commands._common import add_solver_argument, add_timeout_argument
 
     parser.add_argument(
         "file", metavar="FILE.csp", help="the problem ('-' for standard input; FILE.xml[.gz|.lzma]: XCSP3, see below)"
     )
-    parser.add_argument(
-        "--solver",
-        default=DEFAULT_SOLVER,
-        metavar="NAME",
-        help=f"PySAT solver name (default {DEFAULT_SOLVER}; e.g. glucose4, minisat22, cadical153, lingeling)",
-    )
-    parser.add_argument("--timeout", type=float, metavar="SECONDS", help="give up after this long (prints s UNKNOWN)")
+    add_solver_argument(parser)
+    add_timeout_argument(parser)
     parser.add_argument("-v", "--verbose", action="store_true", help="print stage times and CNF size on stderr")
     parser.add_argument(
         "--no-verify",
@@ -102,8 +98,34 @@ def read_model(path: str):
 
 
 def run(args: argparse.Namespace) -> int:
-    """Solve `args.file` and print Sugar's answer format on stdout."""
+    """Solve `args.file` and print Sugar's answer format on stdout.
+
+    --timeout, Ctrl-C and SIGTERM stop every stage alike (parsing, encoding,
+    search): ``s UNKNOWN``, or the answers found so far and a ``c`` line; exit 0.
+    """
+    from csp2sat.commands._common import stop_reason
+    from csp2sat.commands.solve_modes import Progress
+    from csp2sat.solver import Watchdog, interrupt_handled, is_interrupt
+
+    out = _Tracked(sys.stdout)
+    progress = Progress()
+    with Watchdog(args.timeout) as watchdog:
+        try:
+            watchdog.check()
+            return _run(args, out, progress, watchdog)
+        except (KeyboardInterrupt, Exception) as err:
+            if not is_interrupt(err):
+                raise
+            interrupt_handled()
+        print(f"c stopped by {stop_reason(watchdog)}", file=sys.stderr)
+        progress.report(out)
+        out.flush()
+    return Exit.OK
+
+
+def _run(args: argparse.Namespace, out: "_Tracked", progress, watchdog) -> int:
     from csp2sat import output
+    from csp2sat.commands._common import stop_reason
     from csp2sat.solver import OPTIMUM, SATISFIABLE, solve
 
     options = _options(args.encoding)
@@ -119,11 +141,10 @@ def run(args: argparse.Namespace) -> int:
     from csp2sat.commands import sugar_modes
 
     model = sugar_modes.prepare(args, model)
-    out = sys.stdout
     from csp2sat.commands import solve_modes
 
     if solve_modes.requested(args):
-        return _run_mode(args, model, options)
+        return _run_mode(args, model, options, out, progress)
     printed_status = False
 
     def on_answer(values, objective_values) -> None:
@@ -136,14 +157,15 @@ def run(args: argparse.Namespace) -> int:
         sugar_modes.write_answer(args, out, model, values)
         out.flush()
 
-    result = solve(
+    result = solve(  # inside `run`'s watchdog: an interruption returns the best answer so far, or UNKNOWN
         model,
         solver=args.solver,
-        timeout=args.timeout,
         verify=args.verify,
         options=options,
         on_answer=on_answer,
     )
+    if not result.proven:
+        print(f"c stopped by {stop_reason(watchdog)}", file=sys.stderr)
     if result.status == OPTIMUM:
         out.write(output.status_line(OPTIMUM) + "\n")
     elif not printed_status:
@@ -174,20 +196,10 @@ class _Tracked:
         self.stream.flush()
 
 
-def _run_mode(args: argparse.Namespace, model, options: dict[str, str]) -> int:
-    """The beyond-Sugar modes (--all, --count, --unique, --facts) under the same time limit as plain solving."""
+def _run_mode(args: argparse.Namespace, model, options: dict[str, str], out: "_Tracked", progress) -> int:
+    """The beyond-Sugar modes (--all, --count, --unique, --facts); `run` reports an interruption from `progress`."""
     from csp2sat.commands import solve_modes
     from csp2sat.compiler import compile_model
-    from csp2sat.solver import Watchdog, is_interrupt
 
-    out = _Tracked(sys.stdout)
-    with Watchdog(args.timeout):
-        try:
-            compiled = compile_model(model, options=options)
-            return solve_modes.run(args, model, compiled, args.solver, out)
-        except (KeyboardInterrupt, Exception) as err:
-            if not is_interrupt(err):
-                raise
-    out.write("c interrupted: the answers above are all that was found\n" if out.used else "s UNKNOWN\n")
-    out.flush()
-    return Exit.OK
+    compiled = compile_model(model, options=options)
+    return solve_modes.run(args, model, compiled, args.solver, out, progress)

@@ -11,12 +11,18 @@ Output (answers in Sugar's ``a NAME<TAB>VALUE`` ... ``a`` blocks):
 
 * ``--all`` / ``-n N``: ``s SATISFIABLE``, [``o OPT``], every answer (or the
   first N), [``s OPTIMUM FOUND``], then ``c SOLUTIONS <count>``;
-  ``s UNSATISFIABLE`` and ``c SOLUTIONS 0`` when there is none.
+  ``s UNSATISFIABLE`` and ``c SOLUTIONS 0`` when there is none. When -n
+  stops the enumeration: ``c stopped at the limit -n N`` and
+  ``c SOLUTIONS AT LEAST N`` (there may be more).
 * ``--count``: only ``c SOLUTIONS <count>``.
 * ``--unique``: ``s SATISFIABLE``, [``o OPT``], an answer, then ``c UNIQUE``,
-  or ``c MULTIPLE`` followed by a second answer.
+  or ``c MULTIPLE`` followed by a second answer, [``s OPTIMUM FOUND``].
 * ``--facts``: ``s SATISFIABLE``, [``o OPT``], then ``c FACT NAME<TAB>VALUE``
-  for every printed variable, ``?`` as value when answers disagree.
+  for every printed variable, ``?`` as value when answers disagree,
+  [``s OPTIMUM FOUND``].
+
+Interrupted (--timeout, Ctrl-C, SIGTERM): `Progress.report` ends the output,
+with ``c SOLUTIONS AT LEAST <found so far>`` for --all, -n and --count.
 """
 
 from __future__ import annotations
@@ -72,6 +78,25 @@ def requested(args: argparse.Namespace) -> bool:
     )
 
 
+class Progress:
+    """How far a mode got, so that an interrupted run can say what it found (`report`)."""
+
+    def __init__(self) -> None:
+        self.mode: str | None = None  # "all", "count", "unique" or "facts" once a mode runs
+        self.found = 0  # answers found so far (--all, -n, --count)
+
+    def report(self, out: Any) -> None:
+        """The lines that end an interrupted run: ``s UNKNOWN`` if nothing was printed, then what is known."""
+        if not getattr(out, "used", False):
+            out.write("s UNKNOWN\n")
+        if self.mode == "all" and self.found:
+            out.write("c interrupted: the answers above are all that was found\n")
+        if self.mode in ("all", "count"):
+            out.write(f"c SOLUTIONS AT LEAST {self.found}\n")  # a lower bound, never read as the count
+        elif self.mode == "unique" and getattr(out, "used", False):
+            out.write("c interrupted before uniqueness was decided\n")
+
+
 class _Printer:
     """Writes the status line, the optimum and answers (keyed like every value mapping, by `bool_key`)."""
 
@@ -90,7 +115,7 @@ class _Printer:
         output.write_answer(self.out, self.model, answer)
 
 
-def _run_all(printer: _Printer, space: SolutionSpace, out: TextIO, limit: int | None) -> None:
+def _run_all(printer: _Printer, space: SolutionSpace, out: TextIO, limit: int | None, progress: Progress) -> None:
     count = 0
     for answer in space.solutions(limit):
         if count == 0:
@@ -98,11 +123,16 @@ def _run_all(printer: _Printer, space: SolutionSpace, out: TextIO, limit: int | 
         printer.answer(answer)
         out.flush()  # long enumerations show progress as they go
         count += 1
+        progress.found = count
     if count == 0:
         out.write("s UNSATISFIABLE\n")
     elif space.optimum is not None:
         out.write("s OPTIMUM FOUND\n")
-    out.write(f"c SOLUTIONS {count}\n")
+    if limit is not None and count >= limit:  # stopped by -n: there may be more
+        out.write(f"c stopped at the limit -n {limit}\n")
+        out.write(f"c SOLUTIONS AT LEAST {count}\n")
+    else:
+        out.write(f"c SOLUTIONS {count}\n")
 
 
 def _run_unique(printer: _Printer, space: SolutionSpace, out: TextIO) -> None:
@@ -117,6 +147,8 @@ def _run_unique(printer: _Printer, space: SolutionSpace, out: TextIO) -> None:
     else:
         out.write("c MULTIPLE\n")
         printer.answer(result.second)
+    if space.optimum is not None:  # ends like --all: the optimum is proven
+        out.write("s OPTIMUM FOUND\n")
 
 
 def _run_facts(printer: _Printer, space: SolutionSpace, out: TextIO) -> None:
@@ -127,15 +159,18 @@ def _run_facts(printer: _Printer, space: SolutionSpace, out: TextIO) -> None:
     printer.header()
     for name, value in zip(printer.names, facts.values()):
         out.write(f"c FACT {name}\t{'?' if value is None else output.format_value(value)}\n")
+    if space.optimum is not None:  # ends like --all: the optimum is proven
+        out.write("s OPTIMUM FOUND\n")
 
 
-def _count_with_progress(space: "SolutionSpace", every: float = 1.0) -> int:
+def _count_with_progress(space: "SolutionSpace", progress: Progress, every: float = 1.0) -> int:
     """Count the answers; on a terminal, show the count so far on stderr (long counts take minutes)."""
     show = sys.stderr.isatty()
     count = 0
     shown_at = time.monotonic()
     for _ in space.solutions():
         count += 1
+        progress.found = count
         if show and time.monotonic() - shown_at >= every:
             sys.stderr.write(f"\rc {count} solutions so far ...")
             sys.stderr.flush()
@@ -145,20 +180,27 @@ def _count_with_progress(space: "SolutionSpace", every: float = 1.0) -> int:
     return count
 
 
-def run(args: argparse.Namespace, model: Any, compiled: Any, solver_name: str, out: TextIO) -> int | None:
-    """Run the requested mode on a compiled model and return the exit status; None when no mode was requested."""
+def run(
+    args: argparse.Namespace, model: Any, compiled: Any, solver_name: str, out: TextIO, progress: Progress | None = None
+) -> int | None:
+    """Run the requested mode on a compiled model and return the exit status; None when no mode was requested.
+
+    `progress` records how far the mode got, for the caller to report when it is interrupted.
+    """
     if not requested(args):
         return None
     from csp2sat.enumerate import open_space
 
+    progress = progress or Progress()
+    progress.mode = "count" if args.count else "unique" if args.unique else "facts" if args.facts else "all"
     with open_space(compiled, model, solver_name, verify=getattr(args, "verify", True)) as space:
         printer = _Printer(model, space, out)
         if args.count:
-            out.write(f"c SOLUTIONS {_count_with_progress(space)}\n")
+            out.write(f"c SOLUTIONS {_count_with_progress(space, progress)}\n")
         elif args.unique:
             _run_unique(printer, space, out)
         elif args.facts:
             _run_facts(printer, space, out)
         else:
-            _run_all(printer, space, out, args.max_solutions)
+            _run_all(printer, space, out, args.max_solutions, progress)
     return Exit.OK

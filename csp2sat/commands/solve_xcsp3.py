@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 
 from csp2sat.diagnostics import CspError, Exit
 
@@ -22,7 +21,7 @@ from csp2sat.diagnostics import CspError, Exit
 def run(args: argparse.Namespace, options: dict[str, str]) -> int:
     """Solve the XCSP3 file `args.file`; print the competition format on stdout."""
     from csp2sat import output
-    from csp2sat.solver import OPTIMUM, SATISFIABLE, UNKNOWN, Watchdog, solve
+    from csp2sat.solver import OPTIMUM, SATISFIABLE, UNKNOWN, interrupt_handled, solve
     from csp2sat.xcsp3 import read_xcsp3
     from csp2sat.xcsp3_check import check_answer
     from csp2sat.xcsp3_output import instantiation
@@ -36,11 +35,10 @@ def run(args: argparse.Namespace, options: dict[str, str]) -> int:
             file="csp2sat", exit=Exit.USAGE,
         )
     out = sys.stdout
-    start = time.perf_counter()
-    try:
-        with Watchdog(args.timeout):  # the time limit covers reading too, as in the competition
-            translation = read_xcsp3(args.file)
+    try:  # inside `solve.run`'s watchdog: the time limit covers reading too, as in the competition
+        translation = read_xcsp3(args.file)
     except KeyboardInterrupt:
+        interrupt_handled()
         out.write(output.status_line(UNKNOWN) + "\n")
         out.flush()
         return Exit.OK
@@ -49,8 +47,6 @@ def run(args: argparse.Namespace, options: dict[str, str]) -> int:
             out.write("s UNSUPPORTED\n")
             out.flush()
         raise
-    parse_s = time.perf_counter() - start
-    timeout = None if args.timeout is None else max(args.timeout - parse_s, 0.0)
     model, inst = translation.model, translation.instance
     objective = model.objective
 
@@ -59,7 +55,7 @@ def run(args: argparse.Namespace, options: dict[str, str]) -> int:
             out.write(f"o {values[objective.var]}\n")
             out.flush()
 
-    result = solve(model, solver=args.solver, timeout=timeout, verify=args.verify,
+    result = solve(model, solver=args.solver, verify=args.verify,
                    options=options, on_answer=on_answer)
     if result.all_values is None:
         out.write(output.status_line(result.status if result.status != SATISFIABLE else UNKNOWN) + "\n")
