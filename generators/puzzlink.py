@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from csp2sat.generators.base import PuzzleError
 from csp2sat.generators.boardkit import EMPTY_TOKENS, read_grid
@@ -120,31 +120,26 @@ def decode_4cell(body: str, cells: int) -> list[Clue]:
 
 def encode_4cell(clues: Sequence[Clue]) -> str:
     """pzprjs ``encode4Cell``: the inverse of `decode_4cell` (clues must be 0-4 or unknown)."""
-    out, count, c, n = [], 0, 0, len(clues)
-    while c < n:
-        piece, clue = "", clues[c]
-        if isinstance(clue, int):
-            if not 0 <= clue <= 4:
-                raise UrlError(f"clue {clue} cannot be written in the 4cell code (0-4 only)")
-            if c + 1 < n and clues[c + 1] is not None:
-                piece = str(clue)
-            elif c + 2 < n and clues[c + 2] is not None:
-                piece, c = str(5 + clue), c + 1
+    def pieces() -> Iterator[str | None]:
+        c, n = 0, len(clues)
+        while c < n:
+            clue = clues[c]
+            if isinstance(clue, int):
+                if not 0 <= clue <= 4:
+                    raise UrlError(f"clue {clue} cannot be written in the 4cell code (0-4 only)")
+                # a clue followed by one or two empty cells takes them into its own character
+                if c + 1 < n and clues[c + 1] is not None:
+                    yield str(clue)
+                elif c + 2 < n and clues[c + 2] is not None:
+                    yield str(5 + clue)
+                    c += 1
+                else:
+                    yield format(10 + clue, "x")
+                    c += 2
             else:
-                piece, c = format(10 + clue, "x"), c + 2
-        elif clue == UNKNOWN:
-            piece = "."
-        else:
-            count += 1
-        if count == 0:
-            out.append(piece)
-        elif piece or count == 20:
-            out.append(_base36(count + 15) + piece)
-            count = 0
-        c += 1
-    if count:
-        out.append(_base36(count + 15))
-    return "".join(out)
+                yield "." if clue == UNKNOWN else None
+            c += 1
+    return _with_runs(pieces(), offset=15, longest=20)
 
 
 def decode_number10(body: str, cells: int) -> list[Clue]:
@@ -168,25 +163,11 @@ def decode_number10(body: str, cells: int) -> list[Clue]:
 
 def encode_number10(clues: Sequence[Clue]) -> str:
     """pzprjs ``encodeNumber10`` (clues must be 0-9 or unknown)."""
-    out, count = [], 0
-    for clue in clues:
-        piece = ""
-        if clue == UNKNOWN:
-            piece = "."
-        elif isinstance(clue, int):
-            if not 0 <= clue <= 9:
-                raise UrlError(f"clue {clue} cannot be written in the number10 code (0-9 only)")
-            piece = str(clue)
-        else:
-            count += 1
-        if count == 0:
-            out.append(piece)
-        elif piece or count == 26:
-            out.append(_base36(9 + count) + piece)
-            count = 0
-    if count:
-        out.append(_base36(9 + count))
-    return "".join(out)
+    def piece(clue: Clue) -> str | None:
+        if isinstance(clue, int) and not 0 <= clue <= 9:
+            raise UrlError(f"clue {clue} cannot be written in the number10 code (0-9 only)")
+        return "." if clue == UNKNOWN else None if clue is None else str(clue)
+    return _with_runs(map(piece, clues), offset=9, longest=26)
 
 
 _WIDE = {"-": (2, 0), "+": (3, 0), "=": (3, 4096), "%": (3, 8192)}
@@ -220,34 +201,22 @@ def decode_number16(body: str, cells: int) -> list[Clue]:
 
 def encode_number16(clues: Sequence[Clue]) -> str:
     """pzprjs ``encodeNumber16``."""
-    out, count = [], 0
-    for clue in clues:
-        piece = ""
-        if clue == UNKNOWN:
-            piece = "."
-        elif isinstance(clue, int):
-            if clue < 0:
-                raise UrlError(f"clue {clue} cannot be written in the number16 code")
-            if clue < 16:
-                piece = format(clue, "x")
-            elif clue < 256:
-                piece = "-" + format(clue, "x")
-            elif clue < 4096:
-                piece = "+" + format(clue, "x")
-            elif clue < 8192:
-                piece = "=" + format(clue - 4096, "03x")
-            else:
-                piece = "%" + format(clue - 8192, "03x")
-        else:
-            count += 1
-        if count == 0:
-            out.append(piece)
-        elif piece or count == 20:
-            out.append(_base36(15 + count) + piece)
-            count = 0
-    if count:
-        out.append(_base36(15 + count))
-    return "".join(out)
+    def piece(clue: Clue) -> str | None:
+        if clue is None or clue == UNKNOWN:
+            return None if clue is None else "."
+        assert isinstance(clue, int)
+        if clue < 0:
+            raise UrlError(f"clue {clue} cannot be written in the number16 code")
+        if clue < 16:
+            return format(clue, "x")
+        if clue < 256:
+            return "-" + format(clue, "x")
+        if clue < 4096:
+            return "+" + format(clue, "x")
+        if clue < 8192:
+            return "=" + format(clue - 4096, "03x")
+        return "%" + format(clue - 8192, "03x")
+    return _with_runs(map(piece, clues), offset=15, longest=20)
 
 
 def decode_circle(body: str, cells: int) -> list[Clue]:
@@ -276,6 +245,25 @@ def encode_circle(clues: Sequence[Clue]) -> str:
                 raise UrlError(f"cell value {clue!r} cannot be written in the circle code (white or black only)")
             value += (clue or 0) * weight
         out.append(_base36(value))
+    return "".join(out)
+
+
+def _with_runs(pieces: Iterable[str | None], offset: int, longest: int) -> str:
+    """Cell codes joined as pzprjs's encoders join them: each run of empty cells (None) becomes one
+    base-36 digit, `offset` + the run's length, a run being cut at `longest` cells."""
+    out, count = [], 0
+    for piece in pieces:
+        if piece is None:
+            count += 1
+            if count < longest:
+                continue
+            piece = ""
+        if count:
+            out.append(_base36(offset + count))
+            count = 0
+        out.append(piece)
+    if count:
+        out.append(_base36(offset + count))
     return "".join(out)
 
 
