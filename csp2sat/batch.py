@@ -66,7 +66,7 @@ class Settings:
     mode: str = "solve"
     solver: str = "cadical195"
     timeout: float | None = None
-    memory_mb: int | None = None
+    memory_mb: float | None = None
 
 
 class CollectError(Exception):
@@ -183,6 +183,9 @@ def load(task: Task) -> Task:
 
 def warm_up() -> None:
     """Import and prepare the pipeline once in the sandbox process, so each forked task starts ready."""
+    # numpy is imported lazily by large clause buffers; imported first inside a task under a small
+    # --memory-limit, its OpenBLAS could not even start (a crash instead of an out-of-memory record)
+    import numpy  # noqa: F401
     import pysat.solvers  # noqa: F401 - the native solvers' module
 
     import csp2sat
@@ -192,6 +195,9 @@ def warm_up() -> None:
     from csp2sat.generators.base import genre_names
 
     genre_names()  # imports every genre module
+    from csp2sat.solver import usable_solvers
+
+    usable_solvers()  # probes every SAT solver once, before a task's memory limit (Gluecard aborts under it)
     csp2sat.parse("(int x 0 1)")  # builds (or loads) the parser tables
 
 
@@ -292,6 +298,7 @@ def _run_puzzle(task: Task, settings: Settings) -> dict:
         "facts": run.facts,
         "times": dict(run.times),
         "cnf": {"vars": run.stats.get("cnf_vars"), "clauses": run.stats.get("cnf_clauses")},
+        "proven": not run.interrupted,  # a time limit that stopped --unique/--facts/--count after the solution
     }
 
 
@@ -354,7 +361,7 @@ def record(task: Task, settings: Settings, reply: dict) -> dict:
             if reply.get("traceback"):  # for the bug report
                 rec["error"] = f"internal error: {rec['error']}\n{reply['traceback']}"
         if rec["status"] == MEMORY and settings.memory_mb:
-            rec["error"] = f"{rec['error']} (--memory-limit {settings.memory_mb} MB)"
+            rec["error"] = f"{rec['error']} (--memory-limit {settings.memory_mb:g} MB)"
     if rec["status"] == TIMEOUT and settings.timeout is not None:
         rec["error"] = f"{rec['error']} (--timeout {settings.timeout:g} s)"
     if rec["times"]:

@@ -15,6 +15,7 @@ import os
 import sys
 from typing import Sequence
 
+from csp2sat.commands._common import positive_megabytes
 from csp2sat.diagnostics import CspError, Exit
 
 # Subcommand modules, in the order `csp2sat --help` lists them.
@@ -67,17 +68,6 @@ class _Parser(argparse.ArgumentParser):
 MEMORY_LIMITED = ("solve", "encode", "puzzle", "explain")
 
 
-def _megabytes(text: str) -> float:
-    """A positive number of megabytes (argparse type)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a positive number of megabytes, not {text!r}")
-    return value
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand attached."""
     parser = _Parser(
@@ -101,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
         module.add_arguments(cmd)
         if module.NAME in MEMORY_LIMITED:
             cmd.add_argument(
-                "--memory-limit", type=_megabytes, metavar="MB",
+                "--memory-limit", type=positive_megabytes, metavar="MB",
                 help="stop with exit status 6 before encoding when the CNF would need more than MB megabytes "
                      "(default: 90%% of the memory available when the run starts)")
         cmd.set_defaults(run=module.run)
@@ -145,10 +135,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         raise
     except OSError as err:  # --help into a full disk or a closed pipe
         return _io_error(err)
-    if getattr(args, "memory_limit", None) is not None:
+    if args.command in MEMORY_LIMITED:  # (batch's --memory-limit is per task, enforced in its sandbox)
         from csp2sat.memory import set_limit
 
-        set_limit(args.memory_limit)
+        set_limit(args.memory_limit)  # None: the default; also undoes an earlier main() call in this process
     try:
         status = int(args.run(args))
         sys.stdout.flush()  # a full disk or a closed pipe shows here, while it can still be reported

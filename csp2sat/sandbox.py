@@ -172,7 +172,7 @@ def _child(request: dict, result_fd: int, error_fd: int) -> None:
         if memory_mb:
             import resource
 
-            limit = int(memory_mb) * 1024 * 1024
+            limit = int(float(memory_mb) * 1024 * 1024)
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
         module, _, name = request["call"].partition(":")
         function = getattr(importlib.import_module(module), name)

@@ -358,7 +358,7 @@ def test_genre_and_solver_options(tmp_path: Path, capsys: pytest.CaptureFixture)
     assert rec["answer"] == direct(str(DATA / "slitherlink" / "pzprjs_5x5.txt"))["answer"]  # unique board
     status, _, err = run_cli(capsys, "batch", str(board), "-q")
     assert status == 2 and "--genre" in err
-    status, _, err = run_cli(capsys, "batch", str(board), "--genre", "sudoku", "-q")
+    status, _, err = run_cli(capsys, "batch", str(board), "--genre", "nosuchgenre", "-q")
     assert status == 2 and "unknown genre" in err
     status, _, err = run_cli(capsys, "batch", str(board), "--genre", "slitherlink", "--solver", "nosuch", "-q")
     assert status == 2 and "unknown SAT solver" in err

@@ -111,17 +111,39 @@ def add_solver_argument(parser) -> None:
     parser.add_argument("--solver", default=DEFAULT_SOLVER, type=_solver_name, metavar="NAME", help=_SolverHelp("solver"))
 
 
-def _seconds(text: str) -> float:
-    """argparse type of --timeout: a positive, finite number of seconds."""
+def _positive_number(text: str, unit: str) -> float:
     import argparse
     import math
 
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a number of {unit}, got {text!r}") from None
     if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a positive number of {unit}, got {text!r}")
+    return value
+
+
+def positive_seconds(text: str) -> float:
+    """argparse type of --timeout: a positive, finite number of seconds."""
+    return _positive_number(text, "seconds")
+
+
+def positive_megabytes(text: str) -> float:
+    """argparse type of --memory-limit: a positive, finite number of megabytes."""
+    return _positive_number(text, "megabytes")
+
+
+def positive_int(text: str) -> int:
+    """argparse type of counts such as -n and --jobs: an integer >= 1."""
+    import argparse
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
     return value
 
 
@@ -133,7 +155,7 @@ TIMEOUT_HELP = (
 
 def add_timeout_argument(parser, help: str = TIMEOUT_HELP) -> None:
     """The --timeout SECONDS option, the same in every command that solves."""
-    parser.add_argument("--timeout", type=_seconds, metavar="SECONDS", help=help)
+    parser.add_argument("--timeout", type=positive_seconds, metavar="SECONDS", help=help)
 
 
 def stop_reason(watchdog) -> str:

@@ -9,6 +9,7 @@ import sys
 import time
 from typing import Any, TextIO
 
+from csp2sat.commands._common import positive_int, positive_megabytes, positive_seconds
 from csp2sat.diagnostics import CspError, Exit
 
 NAME = "batch"
@@ -53,26 +54,6 @@ exit status: 0 every task answered; 1 some task failed, ran out of memory or tim
 """
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text}")
-    return value
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of `csp2sat batch`."""
     from csp2sat.solver import DEFAULT_SOLVER
@@ -81,12 +62,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mode", choices=("solve", "unique", "count", "facts"), default="solve",
                         help="what to find for each problem (default solve; see 'csp2sat solve --help')")
     parser.add_argument("--genre", metavar="G", help="genre of every puzzle file (default: the folder's name)")
-    parser.add_argument("--jobs", "-j", type=_positive_int, metavar="N",
+    parser.add_argument("--jobs", "-j", type=positive_int, metavar="N",
                         help="local solver processes at once (default: the number of cores)")
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="run on the Dask cluster at ADDRESS (tcp://HOST:PORT) instead of locally")
-    parser.add_argument("--timeout", type=_positive_float, metavar="S", help="time limit per task, in seconds")
-    parser.add_argument("--memory-limit", type=_positive_int, metavar="MB",
+    parser.add_argument("--timeout", type=positive_seconds, metavar="S", help="time limit per task, in seconds")
+    parser.add_argument("--memory-limit", type=positive_megabytes, metavar="MB",
                         help="address-space limit per task process, in MB (RLIMIT_AS)")
     parser.add_argument("-o", "--output", default="-", metavar="RESULTS",
                         help="write the JSON lines to RESULTS (default: standard output)")

@@ -33,21 +33,11 @@ import time
 from typing import TYPE_CHECKING, Any, TextIO
 
 from csp2sat import output
+from csp2sat.commands._common import positive_int
 from csp2sat.diagnostics import Exit
 
 if TYPE_CHECKING:  # the enumerator pulls in the compiler; import it only when a mode runs
     from csp2sat.enumerate import Answer, SolutionSpace
-
-
-def _positive(text: str) -> int:
-    """argparse type: an integer >= 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
-    return value
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -57,7 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     modes = group.add_mutually_exclusive_group()
     modes.add_argument("--all", action="store_true", help="print every answer, then 'c SOLUTIONS <count>'")
-    modes.add_argument("-n", type=_positive, metavar="N", dest="max_solutions", help="print the first N answers")
+    modes.add_argument("-n", type=positive_int, metavar="N", dest="max_solutions", help="print the first N answers")
     modes.add_argument("--count", action="store_true", help="print only 'c SOLUTIONS <count>'")
     modes.add_argument(
         "--unique", action="store_true", help="print an answer, then 'c UNIQUE' or 'c MULTIPLE' and a second answer"
