@@ -34,19 +34,27 @@ MAP_FORMAT = "csp2sat-map"
 MAP_VERSION = 1
 
 
-def write_cnf(compiled: Any, out: TextIO, comments: Iterable[str] = ()) -> None:
-    """Write the compiled clauses to `out` in DIMACS CNF, with `comments` as ``c`` lines first."""
+def write_cnf(compiled: Any, out: TextIO, comments: Iterable[str] = ()) -> int:
+    """Write the compiled clauses to `out` in DIMACS CNF, with `comments` as ``c`` lines first.
+
+    Returns the highest variable that occurs in a clause: a solver may leave the
+    variables above it out of its model (MiniSat does), as they are free.
+    """
     for line in comments:
         out.write(f"c {line}\n")
     out.write(f"p cnf {compiled.num_vars} {compiled.num_clauses}\n")
     # Clauses go out in chunks: one write per clause is slow for big files.
     chunk: list[str] = []
+    highest = 0
     for clause in compiled.clauses():
+        if clause:
+            highest = max(highest, max(clause), -min(clause))
         chunk.append(" ".join(map(str, clause)) + " 0\n" if clause else "0\n")
         if len(chunk) >= 4096:
             out.write("".join(chunk))
             chunk.clear()
     out.write("".join(chunk))
+    return highest
 
 
 def sha256_text(text: str) -> str:
@@ -261,8 +269,13 @@ def unassigned(mapping: dict, assigned: set[int]) -> list[tuple[str, int]]:
     """(variable name, CNF variable) for each literal of the map that the solver's model leaves out.
 
     Such a model is partial: reading the missing literals as false could
-    print values that the solver never chose.
+    print values that the solver never chose. Variables above the highest one
+    in any clause (``clause_vars``, recorded by ``encode``) are free, so a
+    solver may leave them out: they are not missing.
     """
+    free_above = mapping.get("clause_vars")
+    if free_above is not None:
+        assigned = assigned | set(range(free_above + 1, mapping.get("cnf", {}).get("vars", free_above) + 1))
     missing = []
     for var in mapping["int_vars"]:
         for lit in var.get("bits", var.get("le", [])):

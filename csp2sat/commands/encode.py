@@ -48,6 +48,8 @@ def run(args: argparse.Namespace) -> int:
     source = STDIN_NAME if args.file == STDIN else os.path.abspath(args.file)
     mapping = build_map(compiled, model, source, text)
     comments = [f"csp2sat encode {display_name(args.file)}", f"map {args.map}"]
-    write_output(args.output, lambda out: write_cnf(compiled, out, comments))
+    highest: list[int] = []
+    write_output(args.output, lambda out: highest.append(write_cnf(compiled, out, comments)))
+    mapping["clause_vars"] = highest[0]  # the variables above it are free: a solver may not report them
     write_output(args.map, lambda out: dump_map(mapping, out))
     return Exit.OK
