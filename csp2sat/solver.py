@@ -191,7 +191,7 @@ class FreshSolver:
     def solve(self, assumptions=()) -> bool:
         from pysat.solvers import Solver
 
-        with Solver(name=self.name, bootstrap_with=self.clauses) as sat:
+        with guarded(Solver(name=self.name, bootstrap_with=self.clauses)) as sat:
             for lit in assumptions:
                 sat.add_clause([lit])
             found = bool(sat.solve())
@@ -218,6 +218,46 @@ class FreshSolver:
         self.delete()
 
 
+# The native solvers of searches stopped by SIGINT: never freed (see `guarded`).
+_ABANDONED: list = []
+
+
+def guarded(sat):
+    """`sat` (a PySAT `Solver`), made safe to stop: a search interrupted by SIGINT abandons its native solver.
+
+    PySAT stops a search on SIGINT by jumping out of the C++ solver half-way through
+    (setjmp/longjmp), so that solver's state is torn; freeing it afterwards can abort the
+    whole process (seen with CaDiCaL: "Fatal Python error: Aborted" in `delete`). So after
+    an interruption the native handles are moved out of the wrapper and kept here, never
+    freed: `delete`, `with` and garbage collection then have nothing to free. The cost is
+    one solver's memory per interruption, and an interrupted solver is not used again.
+    """
+    search = sat.solve
+
+    def solve(*args, **kwargs):
+        try:
+            return search(*args, **kwargs)
+        except BaseException as err:
+            if is_interrupt(err):
+                _abandon(sat)
+            raise
+
+    sat.solve = solve
+    return sat
+
+
+def _abandon(sat) -> None:
+    native = getattr(sat, "solver", None)  # the solver-specific wrapper inside pysat.solvers.Solver
+    if native is None:
+        return
+    for key, value in list(vars(native).items()):
+        if type(value).__name__ == "PyCapsule":  # the C++ solver's handle
+            _ABANDONED.append(value)
+            setattr(native, key, None)
+    _ABANDONED.append(native)
+    sat.solver = None
+
+
 def new_solver(name: str = "cadical195", bootstrap_with=None):
     """A PySAT solver (or its emulation, see `FreshSolver`) offering assumptions, incremental clauses, cores and phases.
 
@@ -230,7 +270,7 @@ def new_solver(name: str = "cadical195", bootstrap_with=None):
     caps = CAPABILITIES[main]
     if not (caps.assumptions and caps.incremental):
         return FreshSolver(main, bootstrap_with)
-    sat = Solver(name=_aliases()[main][0], bootstrap_with=bootstrap_with)
+    sat = guarded(Solver(name=_aliases()[main][0], bootstrap_with=bootstrap_with))
     if not caps.core:
         sat.get_core = lambda: None  # callers then fall back to all assumptions
     if not caps.phases:
