@@ -802,11 +802,15 @@ class Normaliser:
         return slots, picks
 
     def _is_closed(self, name: str) -> bool:
-        """True when predicate `name` (and every predicate it calls) uses no variable except its parameters."""
+        """True when predicate `name` (and every predicate it calls) uses no variable except its parameters.
+
+        A cumulative makes a body not closed either: its time points come from the
+        declared bounds of the arguments, which a call's shape (current domains) omits.
+        """
         closed = self._closed.get(name)
         if closed is None:
             self._closed[name] = False  # a recursive call is not closed until proven so
-            closed = all(n.op not in ("ivar", "bvar") and (n.op != "pcall" or self._is_closed(n.value))
+            closed = all(n.op not in ("ivar", "bvar", "cumulative") and (n.op != "pcall" or self._is_closed(n.value))
                          for n in self.model.predicates[name].body.walk())
             self._closed[name] = closed
         return closed

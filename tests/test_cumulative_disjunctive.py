@@ -40,6 +40,9 @@ SIBLINGS = [
     ("(int o 0 3) (int d -1 1) (disjunctive ((o d) (1 2) (2 0)))\n", None, None),
     # A cumulative in a predicate: its time points come from the bounds of the call's arguments.
     ("(int x 0 1) (int y 0 3) (predicate (p s) (cumulative ((s 1 nil -1)) -1)) (p x) (or (p y) (= y 0))\n", None, None),
+    # Two calls whose arguments have the same domain after tightening but not the same declared one.
+    ("(int x 0 5) (int y 0 0) (<= x 0) (predicate (p s) (cumulative ((s 1 nil -1)) -1)) (p y) (p x)\n",
+     "UNSATISFIABLE", 0),
     # An empty list of tasks holds whatever the limit.
     ("(int x -1 1) (cumulative () x)\n", "SATISFIABLE", 3),
 ]
