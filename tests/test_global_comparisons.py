@@ -85,3 +85,24 @@ def test_wsum_and_symbols_stay_names_elsewhere() -> None:
     model = csp2sat.parse("(int wsum 0 2) (int =v 3 4) (= wsum 1) (element wsum (3 4) =v)")
     assert list(model.int_vars) == ["wsum", "=v"]
     assert csp2sat.solve(model).values == {"wsum": 1, "=v": 3}
+
+
+# Every word Sugar's parser maps to another (its `conv` table), with the canonical word it means.
+SUGAR_ALIASES = {
+    "!": "not", "&&": "and", "||": "or", "=>": "imp",
+    "=": "eq", "!=": "ne", "<=": "le", "<": "lt", ">=": "ge", ">": "gt",
+    "+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod", "wsum": "weightedsum",
+}  # fmt: skip
+_USES = {
+    "not": "({op} (= x 1))", "and": "({op} (= x 1) (< y 2))", "or": "({op} (= x 1) (< y 2))",
+    "imp": "({op} (= x 1) (< y 2))", "add": "(= ({op} x y) 3)", "sub": "(= ({op} x y) 1)",
+    "mul": "(= ({op} x y) 2)", "div": "(= ({op} y 2) 1)", "mod": "(= ({op} y 2) 1)",
+    "weightedsum": "({op} ((1 x) (2 y)) le 4)",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("alias", sorted(SUGAR_ALIASES))
+def test_every_alias_of_sugars_parser_is_accepted(alias: str) -> None:
+    word = SUGAR_ALIASES[alias]
+    use = _USES.get(word, "({op} x y)")
+    assert _constraints(DECLS + use.format(op=alias)) == _constraints(DECLS + use.format(op=word))
