@@ -64,7 +64,7 @@ _ARITY = {
 
 _DECLARATION_WORDS = {"domain", "int", "bool", "relation", "predicate", "objective"}
 _KEYWORDS = (
-    set(SPELLING) | set(SPELLING.values()) | GLOBAL_OPS | _DECLARATION_WORDS | {"true", "false", "nil"}
+    set(SPELLING) | set(SPELLING.values()) | GLOBAL_OPS | _DECLARATION_WORDS | {"true", "false", "nil", "wsum"}
 )
 
 

@@ -94,42 +94,164 @@ def _compare(node: Node, op: object, a: int, b: int) -> bool:
 # ---------------------------------------------------------------- global constraints
 
 
-def _cumulative(tasks: tuple, limit: int) -> bool:
-    """Every task has origin + duration = end; the load at every time never exceeds `limit`."""
-    resolved = []
+def _cumulative(tasks: tuple, limit: int, horizon: tuple[int, int]) -> bool:
+    """Sugar's cumulative: every task has origin + duration = end (when all three are given), and
+    at every time point t of `horizon` (first, last) the heights of the tasks with
+    start <= t < end add up to at most `limit`.
+
+    A task given as (origin nil end) only has a start and an end. The horizon
+    comes from the bounds of the terms, not from their values (see `_horizon`),
+    so a time point that no task covers has load 0, which must not exceed
+    `limit` either; heights, durations and the limit may be negative.
+    """
+    spans = []
     for origin, duration, end, height in tasks:
         if origin is None:
             origin = end - duration
-        elif duration is None:
-            duration = end - origin
         elif end is None:
             end = origin + duration
-        elif origin + duration != end:
+        elif duration is not None and origin + duration != end:
             return False
-        resolved.append((origin, end, height))
-    # The load is a step function that only rises at the origin of a task that
-    # occupies time, so with non-negative heights its maximum is at one of those.
-    for start, stop, _ in resolved:
-        if start < stop:
-            load = sum(h for o, e, h in resolved if o <= start < e)
-            if load > limit:
-                return False
+        spans.append((origin, end, height))
+    first, last = horizon
+    if first > last:
+        return True
+    # The load can only change where a task starts or ends: the time points to
+    # check are the first one and every start and end within the horizon.
+    points = {first}
+    for start, stop, _ in spans:
+        points.update(p for p in (start, stop) if first <= p <= last)
+    for t in points:
+        if sum(h for start, stop, h in spans if start <= t < stop) > limit:
+            return False
     return True
 
 
 def _disjunctive(tasks: tuple) -> bool:
-    """No two tasks (origin, duration) that occupy time overlap.
+    """Sugar's disjunctive: for every two tasks (origin, duration), one of the durations is 0 or
+    one task ends (origin + duration) no later than the other starts.
 
-    A task of duration 0 occupies no time and conflicts with nothing (Sugar:
-    features/disjunctive_basic.csp has one strictly inside another task).
+    Only a duration of exactly 0 exempts a task (Sugar: features/disjunctive_basic.csp
+    has one strictly inside another task); a negative duration does not.
     """
     for i, (o1, d1) in enumerate(tasks):
-        if d1 <= 0:
-            continue
         for o2, d2 in tasks[i + 1 :]:
-            if d2 > 0 and not (o1 + d1 <= o2 or o2 + d2 <= o1):
+            if d1 != 0 and d2 != 0 and o1 + d1 > o2 and o2 + d2 > o1:
                 return False
     return True
+
+
+# ---------------------------------------------------------------- bounds of terms (cumulative's horizon)
+
+
+def _linear_parts(node: Node, bounds_of: Mapping[str, tuple[int, int]]) -> tuple[dict, int]:
+    """`node` (a term without parameters) as (coefficient per atom, constant).
+
+    Atoms are variables and non-linear sub-terms (equal sub-terms are one atom,
+    so ``(- (abs x) (abs x))`` is 0), as Sugar's linear sums collect them.
+    """
+    op = node.op
+    if op == "const":
+        return {}, node.value  # type: ignore[return-value]
+    if op in ("add", "sub", "neg"):
+        parts = [_linear_parts(a, bounds_of) for a in node.args]
+        if op == "neg" and len(parts) == 1 or op == "sub" and len(parts) == 1:
+            signs = [-1]
+        elif op == "add":
+            signs = [1] * len(parts)
+        else:
+            signs = [1] + [-1] * (len(parts) - 1)
+        coefs: dict = {}
+        const = 0
+        for sign, (cs, k) in zip(signs, parts):
+            const += sign * k
+            for atom, c in cs.items():
+                coefs[atom] = coefs.get(atom, 0) + sign * c
+        return {a: c for a, c in coefs.items() if c}, const
+    if op == "mul":
+        (ca, ka), (cb, kb) = (_linear_parts(a, bounds_of) for a in node.args)
+        if not ca or not cb:
+            scale, (cs, k) = (ka, (cb, kb)) if not ca else (kb, (ca, ka))
+            return ({a: c * scale for a, c in cs.items()} if scale else {}), k * scale
+    return {node: 1}, 0
+
+
+def _sum_bounds(coefs: dict, const: int, bounds_of: Mapping[str, tuple[int, int]]) -> tuple[int, int]:
+    lo = hi = const
+    for atom, c in coefs.items():
+        a, b = _atom_bounds(atom, bounds_of)
+        lo += c * a if c > 0 else c * b
+        hi += c * b if c > 0 else c * a
+    return lo, hi
+
+
+def term_bounds(node: Node, bounds_of: Mapping[str, tuple[int, int]]) -> tuple[int, int]:
+    """Smallest and largest value of a term (without parameters) by interval arithmetic over the
+    declared domains `bounds_of` (name -> (lb, ub)): exact for linear terms, and for a
+    non-linear one the interval its operator makes of its arguments' intervals (``if``:
+    both branches, whatever the condition)."""
+    return _sum_bounds(*_linear_parts(node, bounds_of), bounds_of)
+
+
+def _floor_div_bounds(lo: int, hi: int, d: int) -> tuple[int, int]:
+    a, b = lo // d, hi // d
+    return (a, b) if a <= b else (b, a)
+
+
+def _atom_bounds(node: Node, bounds_of: Mapping[str, tuple[int, int]]) -> tuple[int, int]:
+    op = node.op
+    if op == "ivar":
+        return bounds_of[node.value]  # type: ignore[index]
+    args = [term_bounds(a, bounds_of) for a in node.args] if op != "if" else []
+    if op == "mul":
+        (a, b), (c, d) = args
+        corners = (a * c, a * d, b * c, b * d)
+        return min(corners), max(corners)
+    if op in ("div", "mod"):
+        (lo, hi), (d, d2) = args
+        if d != d2 or d == 0:
+            raise CspError(f"'{op}' needs a non-zero constant divisor", node.line, node.col, exit=Exit.UNSUPPORTED)
+        if op == "div":
+            return _floor_div_bounds(lo, hi, d)
+        if lo // d == hi // d:  # one quotient: the remainder grows with the argument
+            return lo % d, hi % d
+        return (0, d - 1) if d > 0 else (d + 1, 0)
+    if op == "abs":
+        ((lo, hi),) = args
+        if lo >= 0:
+            return lo, hi
+        if hi <= 0:
+            return -hi, -lo
+        return 0, max(-lo, hi)
+    if op in ("min", "max"):
+        (a, b), (c, d) = args
+        return (min(a, c), min(b, d)) if op == "min" else (max(a, c), max(b, d))
+    if op == "if":
+        (a, b), (c, d) = (term_bounds(x, bounds_of) for x in node.args[1:])
+        return min(a, c), max(b, d)
+    raise CspError(f"cannot bound the term {op!r}", node.line, node.col, exit=Exit.UNSUPPORTED)
+
+
+def cumulative_horizon(tasks: Node, bounds_of: Mapping[str, tuple[int, int]]) -> tuple[int, int]:
+    """The time points Sugar checks for the tasks of a cumulative (a list node of
+    (origin|nil duration|nil end|nil height) lists, without parameters): from the
+    least lower bound of a start to the greatest upper bound of an end, minus 1.
+
+    A start is the origin, or end - duration when the origin is nil; an end is the
+    end, or origin + duration when the end is nil. Empty (first > last) without tasks.
+    """
+    first, last = None, None
+    for task in tasks.args:
+        origin, duration, end, _ = task.args
+        start = Node("sub", (end, duration)) if origin.op == "nil" else origin
+        stop = Node("add", (origin, duration)) if end.op == "nil" else end
+        lo = term_bounds(start, bounds_of)[0]
+        hi = term_bounds(stop, bounds_of)[1] - 1
+        first = lo if first is None else min(first, lo)
+        last = hi if last is None else max(last, hi)
+    if first is None:
+        return 0, -1
+    return first, last
 
 
 def _lex_less(a: tuple, b: tuple, strict: bool) -> bool:
@@ -221,7 +343,6 @@ _COMBINERS: dict[str, _Combiner] = {
     "weightedsum": lambda n, a: _compare(n, n.value, sum(c * t for c, t in a[0]), a[1]),
     "count": lambda n, a: _compare(n, n.value, sum(1 for t in a[1] if t == a[0]), a[2]),
     "element": lambda n, a: _element(n, a[0], a[1], a[2]),
-    "cumulative": lambda n, a: _cumulative(a[0], a[1]),
     "disjunctive": lambda n, a: _disjunctive(a[0]),
     "lex_less": lambda n, a: _lex_less(a[0], a[1], True),
     "lex_lesseq": lambda n, a: _lex_less(a[0], a[1], False),
@@ -255,6 +376,11 @@ class _Evaluator:
         # arguments. Types are part of the key because True == 1 in Python.
         self.calls: dict[tuple, Value] = {}
         self.bool_keys = {name: model.bool_key(name) for name in model.bool_vars}
+        # Cumulative's horizon depends on the bounds of its terms, so a predicate whose
+        # body has one depends on its argument terms, not only on their values: not cached.
+        self.uncached = _predicates_with_cumulative(model)
+        self.int_bounds = {name: (v.domain.lb, v.domain.ub) for name, v in model.int_vars.items()}
+        self.horizons: dict[int, tuple[int, int]] = {}
 
     def _leaf(self, node: Node, env: Env) -> Value:
         op = node.op
@@ -282,27 +408,29 @@ class _Evaluator:
         while stack:
             node, frame_env, expanded = stack.pop()
             if node.op == "_ret":
-                self.calls[depth_marks.pop()] = results[-1]
+                key = depth_marks.pop()
+                if key is not None:
+                    self.calls[key] = results[-1]
                 continue
             if not expanded:
                 if node.args and all(arg.op in _LEAVES for arg in node.args):
                     # Most nodes of generated files apply an operator to variables and
                     # constants: evaluate those leaves in place, without stack frames.
                     leaf = self._leaf
-                    self._combine(node, tuple(leaf(arg, frame_env) for arg in node.args), stack, results, depth_marks)
+                    self._combine(node, tuple(leaf(arg, frame_env) for arg in node.args), stack, results, depth_marks, frame_env)
                 elif node.args:
                     stack.append((node, frame_env, True))
                     for arg in reversed(node.args):
                         stack.append((arg, frame_env, False))
                 elif node.op in _COMBINERS or node.op in ("pcall", "rcall"):
-                    self._combine(node, (), stack, results, depth_marks)
+                    self._combine(node, (), stack, results, depth_marks, frame_env)
                 else:
                     results.append(self._leaf(node, frame_env))
                 continue
             count = len(node.args)
             args = tuple(results[len(results) - count :])
             del results[len(results) - count :]
-            self._combine(node, args, stack, results, depth_marks)
+            self._combine(node, args, stack, results, depth_marks, frame_env)
         return results[-1]
 
     def _combine(
@@ -312,11 +440,14 @@ class _Evaluator:
         stack: list[tuple[Node, Env, bool]],
         results: list[Value],
         depth_marks: list[tuple],
+        env: Env,
     ) -> None:
         op = node.op
         if op == "pcall":
             key = (node.value, args, tuple(map(type, args)))
-            if key in self.calls:
+            if node.value in self.uncached:
+                key = None  # type: ignore[assignment]
+            elif key in self.calls:
                 results.append(self.calls[key])
                 return
             pred = self.model.predicates.get(node.value)  # type: ignore[arg-type]
@@ -332,11 +463,16 @@ class _Evaluator:
             depth_marks.append(key)
             # The marker frame runs after the body: it records the value and closes this call's depth.
             stack.append((_RETURN, {}, False))
-            stack.append((pred.body, dict(zip(pred.params, args)), False))
+            callee_env: dict = dict(zip(pred.params, args))
+            callee_env[_CALL] = (pred, node, env)  # to find the argument terms (cumulative's horizon)
+            stack.append((pred.body, callee_env, False))
             return
         if op == "rcall":
             supports, table = self.tables[node.value]  # type: ignore[index]
             results.append((tuple(args) in table) == supports)
+            return
+        if op == "cumulative":
+            results.append(_cumulative(args[0], args[1], self._horizon(node, env)))
             return
         combiner = _COMBINERS.get(op)
         if combiner is None:
@@ -344,6 +480,38 @@ class _Evaluator:
         results.append(combiner(node, args))
 
 
+    def _horizon(self, node: Node, env: Env) -> tuple[int, int]:
+        """The time points of a cumulative, its parameters read as the terms of the calls under way."""
+        if _CALL not in env:
+            horizon = self.horizons.get(id(node))
+            if horizon is None:
+                horizon = self.horizons[id(node)] = cumulative_horizon(node.args[0], self.int_bounds)
+            return horizon
+        return cumulative_horizon(self._resolved(node.args[0], env), self.int_bounds)
+
+    def _resolved(self, node: Node, env: Env) -> Node:
+        """`node` with each parameter replaced by the argument term of its call (itself resolved)."""
+        if node.op == "param":
+            pred, call, caller_env = env[_CALL]  # type: ignore[index, misc]
+            return self._resolved(call.args[pred.params.index(node.value)], caller_env)
+        if not node.args:
+            return node
+        return Node(node.op, tuple(self._resolved(a, env) for a in node.args), node.value, node.line, node.col)
+
+
+def _predicates_with_cumulative(model: Model) -> set[str]:
+    """The predicates whose body has a cumulative, or calls a predicate that has one."""
+    calls = {name: {n.value for n in p.body.walk() if n.op == "pcall"} for name, p in model.predicates.items()}
+    found = {name for name, p in model.predicates.items() if any(n.op == "cumulative" for n in p.body.walk())}
+    grew = True
+    while grew:
+        more = {name for name, callees in calls.items() if name not in found and callees & found}
+        found |= more
+        grew = bool(more)
+    return found
+
+
+_CALL = object()  # the key of a callee environment that holds (predicate, call node, caller environment)
 _RETURN = Node("_ret")
 _LEAVES = frozenset({"const", "ivar", "bvar", "param"})
 

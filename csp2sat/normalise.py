@@ -203,6 +203,8 @@ class Normaliser:
         # Inside an inlined predicate: parameter -> (argument node, the binding the argument is read in).
         self._binding: Binding | None = None
         self._depth = 0
+        # Cumulative's horizon comes from the declared domains (never from tightened ones).
+        self.declared_bounds = {name: (v.domain.lb, v.domain.ub) for name, v in model.int_vars.items()}
         for var in model.int_vars.values():
             if var.domain.size > max_domain:
                 raise CspError(
@@ -872,11 +874,15 @@ class Normaliser:
         return slots, picks
 
     def _is_closed(self, name: str) -> bool:
-        """True when predicate `name` (and every predicate it calls) uses no variable except its parameters."""
+        """True when predicate `name` (and every predicate it calls) uses no variable except its parameters.
+
+        A cumulative makes a body not closed either: its time points come from the
+        declared bounds of the arguments, which a call's shape (current domains) omits.
+        """
         closed = self._closed.get(name)
         if closed is None:
             self._closed[name] = False  # a recursive call is not closed until proven so
-            closed = all(n.op not in ("ivar", "bvar") and (n.op != "pcall" or self._is_closed(n.value))
+            closed = all(n.op not in ("ivar", "bvar", "cumulative") and (n.op != "pcall" or self._is_closed(n.value))
                          for n in self.model.predicates[name].body.walk())
             self._closed[name] = closed
         return closed
@@ -1084,34 +1090,131 @@ def _g_element(n: Normaliser, node: Node) -> Node:
     return _node("and", *items, at=node)
 
 
+def _hull(node: Node, declared: dict[str, tuple[int, int]]) -> tuple[int, int]:
+    """Bounds of a term without parameters over the declared domains, as Sugar computes a linear
+    sum's domain: linear parts collected (equal non-linear sub-terms are one atom), each
+    non-linear atom bounded by interval arithmetic on its arguments (``if``: both branches)."""
+    coefs, const = _linear_form(node)
+    lo = hi = const
+    for atom, k in coefs.items():
+        a, b = _atom_hull(atom, declared)
+        lo, hi = (lo + k * a, hi + k * b) if k > 0 else (lo + k * b, hi + k * a)
+    return lo, hi
+
+
+def _linear_form(node: Node) -> tuple[dict[Node, int], int]:
+    """A term as (coefficient of each variable or non-linear sub-term, constant); zero coefficients dropped."""
+    op = node.op
+    if op == "const":
+        return {}, int(node.value)
+    if op == "mul":
+        (ca, ka), (cb, kb) = _linear_form(node.args[0]), _linear_form(node.args[1])
+        if ca and cb:
+            return {node: 1}, 0
+        coefs, k, scale = (cb, kb, ka) if not ca else (ca, ka, kb)
+        return ({v: c * scale for v, c in coefs.items()} if scale else {}), k * scale
+    if op not in ("add", "sub", "neg"):
+        return {node: 1}, 0
+    signs = [1] * len(node.args) if op == "add" else [-1] if len(node.args) == 1 else [1] + [-1] * (len(node.args) - 1)
+    total: dict[Node, int] = {}
+    const = 0
+    for sign, arg in zip(signs, node.args):
+        coefs, k = _linear_form(arg)
+        const += sign * k
+        for v, c in coefs.items():
+            total[v] = total.get(v, 0) + sign * c
+    return {v: c for v, c in total.items() if c}, const
+
+
+def _atom_hull(t: Node, declared: dict[str, tuple[int, int]]) -> tuple[int, int]:
+    op = t.op
+    if op == "ivar":
+        return declared[t.value]
+    if op == "if":
+        (a, b), (c, d) = _hull(t.args[1], declared), _hull(t.args[2], declared)
+        return min(a, c), max(b, d)
+    bounds = [_hull(a, declared) for a in t.args]
+    if op == "mul":
+        (a, b), (c, d) = bounds
+        corners = (a * c, a * d, b * c, b * d)
+        return min(corners), max(corners)
+    if op == "abs":
+        lo, hi = bounds[0]
+        return (lo, hi) if lo >= 0 else (-hi, -lo) if hi <= 0 else (0, max(-lo, hi))
+    if op == "min":
+        return min(bounds[0][0], bounds[1][0]), min(bounds[0][1], bounds[1][1])
+    if op == "max":
+        return max(bounds[0][0], bounds[1][0]), max(bounds[0][1], bounds[1][1])
+    if op in ("div", "mod") and bounds[1][0] == bounds[1][1] and bounds[1][0] != 0:
+        (lo, hi), d = bounds[0], bounds[1][0]
+        if op == "div":
+            return min(lo // d, hi // d), max(lo // d, hi // d)
+        if lo // d == hi // d:  # no multiple of d crossed: the remainder grows with the argument
+            return lo % d, hi % d
+        return (0, d - 1) if d > 0 else (d + 1, 0)
+    raise CspError(f"'{op}' cannot be bounded here", t.line, t.col, exit=Exit.UNSUPPORTED)
+
+
+# Above this many constant time points per event point, cumulative checks the load at the
+# starts and ends of the tasks instead (fewer sums, each comparing terms with terms).
+_POINTS_PER_EVENT = 4
+
+
 def _g_cumulative(n: Normaliser, node: Node) -> Node:
+    """Sugar's decomposition: at every time point t from the least lower bound of a start to the
+    greatest upper bound of an end, minus 1, the heights of the tasks with start <= t < end
+    add up to at most the limit (heights, durations and the limit may be negative)."""
+    if n._binding is not None:
+        node = _resolve(node, n._binding)  # the horizon depends on the argument terms
     tasks, limit = node.args
     items: list[Node] = []
     spans: list[tuple[Node, Node, Node]] = []
     for task in tasks.args:
         o, d, e, h = task.args
-        if o.op == "nil":
-            o = _node("sub", e, d)
-        elif d.op == "nil":
-            d = _node("sub", e, o)
-        elif e.op == "nil":
-            e = _node("add", o, d)
-        else:
+        start = _node("sub", e, d) if o.op == "nil" else o
+        stop = _node("add", o, d) if e.op == "nil" else e
+        if "nil" not in (o.op, d.op, e.op):
             items.append(_node("eq", _node("add", o, d), e, at=task))
-        spans.append((o, e, h))
-    # The load only rises at an origin, so checking the origins checks every time point.
-    for t, _, _ in spans:
-        load = [_node("if", _node("and", _node("le", o, t), _node("lt", t, e)), h, _const(0)) for o, e, h in spans]
-        items.append(_node("le", _node("add", *load), limit, at=node))
+        spans.append((start, stop, h))
+    if not spans:
+        return _node("and", *items, at=node)
+    declared = n.declared_bounds
+    first = min(_hull(start, declared)[0] for start, _, _ in spans)
+    last = max(_hull(stop, declared)[1] for _, stop, _ in spans) - 1
+    if first > last:
+        return _node("and", *items, at=node)
+
+    def load_at(t: Node) -> Node:
+        return _node("add", *(_node("if", _node("and", _node("le", o, t), _node("lt", t, e)), h, _const(0))
+                              for o, e, h in spans))
+
+    def check(t: Node) -> Node:
+        return _node("le", load_at(t), limit, at=node)
+
+    if all(_hull(h, declared)[0] >= 0 for _, _, h in spans):
+        # With no negative height the load at any covered time point is at most the load at
+        # the latest start at or before it, and an uncovered time point has load 0.
+        items.append(_node("le", _const(0), limit, at=node))
+        items.extend(check(start) for start, _, _ in spans)
+    elif last - first + 1 <= _POINTS_PER_EVENT * (2 * len(spans) + 1):
+        items.extend(check(_const(t)) for t in range(first, last + 1))
+    else:
+        # The load only changes where a task starts or ends: check the first time point and
+        # every start and end that falls within [first, last].
+        items.append(check(_const(first)))
+        for start, stop, _ in spans:
+            items.append(_node("imp", _node("le", start, _const(last)), check(start)))
+            within = _node("and", _node("le", _const(first), stop), _node("le", stop, _const(last)))
+            items.append(_node("imp", within, check(stop)))
     return _node("and", *items, at=node)
 
 
 def _g_disjunctive(n: Normaliser, node: Node) -> Node:
+    """Sugar's decomposition: for every two tasks, a duration is exactly 0 or one ends before the other starts."""
     (tasks,) = node.args
     items = []
     for (o1, d1), (o2, d2) in _pairs([t.args for t in tasks.args]):
-        # A task of duration ≤ 0 covers no time point and so overlaps anything (as in cumulative).
-        items.append(_node("or", _node("le", d1, _const(0)), _node("le", d2, _const(0)),
+        items.append(_node("or", _node("eq", d1, _const(0)), _node("eq", d2, _const(0)),
                            _node("le", _node("add", o1, d1), o2), _node("le", _node("add", o2, d2), o1)))
     return _node("and", *items, at=node)
 

@@ -94,9 +94,10 @@ USAGE = {
     "relation": "(relation NAME ARITY (supports|conflicts (N...)...))",
     "predicate": "(predicate (NAME PARAM...) FORMULA)",
     "objective": "(objective minimize|maximize NAME)",
-    "weightedsum": "(weightedsum ((A T)...) eq|ne|le|lt|ge|gt T)",
-    "count": "(count T (T...) eq|ne|le|lt|ge|gt T)",
-    "element": "(element T (T...) T) or (element T (T...) eq|ne|le|lt|ge|gt T)",
+    "weightedsum": "(weightedsum ((A T)...) OP T), OP one of eq ne le lt ge gt = != <= < >= >",
+    "wsum": "(wsum ((A T)...) OP T), OP one of eq ne le lt ge gt = != <= < >= >",
+    "count": "(count T (T...) OP T), OP one of eq ne le lt ge gt = != <= < >= >",
+    "element": "(element T (T...) T) or (element T (T...) OP T), OP one of eq ne le lt ge gt = != <= < >= >",
     "cumulative": "(cumulative ((ORIGIN DURATION END HEIGHT)...) LIMIT)",
     "disjunctive": "(disjunctive ((ORIGIN DURATION)...))",
     "lex_less": "(lex_less (T...) (T...))",
@@ -199,6 +200,10 @@ def _relation_decl(c: list) -> RelationDecl:
     return RelationDecl(name[1], arity, kind == "supports", tuple(tuples), lpar[2], lpar[3])
 
 
+# The symbols of the comparisons, as a global's comparison word (which the tree keeps canonical).
+_RELOPS = {"=": "eq", "!=": "ne", "<=": "le", "<": "lt", ">=": "ge", ">": "gt"}
+
+
 def _first(c: list) -> Any:
     return c[0]
 
@@ -219,7 +224,7 @@ _BUILDERS: dict[str, Callable[[list], Any]] = {
     "list": _list,
     "task_list": _list,
     "task": _task,
-    "relop": lambda c: c[0][1],
+    "relop": lambda c: _RELOPS.get(c[0][1], c[0][1]),
     "weightedsum": lambda c: _node("weightedsum", (_items_as_lists(c[1]), c[3]), c[2], c[0][2], c[0][3]),
     "count": lambda c: _node("count", (c[1], c[2], c[4]), c[3], c[0][2], c[0][3]),
     "element": lambda c: _node("element", (c[1], c[2], c[3]), "eq", c[0][2], c[0][3]),

@@ -3,7 +3,8 @@
 Independent of both the compiler and `csp2sat.evaluator`: each constraint is
 compiled here into a Python closure (the evaluator interprets trees with an
 explicit stack instead), and the global constraints are written from their
-definitions a second time (cumulative as a sweep over time, lexicographic
+definitions a second time (cumulative as a sweep over every time point of its
+horizon, the horizon's bounds by interval arithmetic of their own, lexicographic
 order as tuple comparison, cardinalities with `Counter`). Only for small
 problems: the number of assignments is the product of the domain sizes.
 """
@@ -56,13 +57,20 @@ class _Compiler:
     def __init__(self, model: Model) -> None:
         self.model = model
         self.bodies: dict[str, Fn] = {}
+        self.bounds = {name: (min(v.domain.values()), max(v.domain.values())) for name, v in model.int_vars.items()}
+        self.inlined = _with_cumulative(model)
         for name, pred in model.predicates.items():
-            index = {p: i for i, p in enumerate(pred.params)}
-            self.bodies[name] = self.compile(pred.body, index)
+            if name not in self.inlined:
+                index = {p: i for i, p in enumerate(pred.params)}
+                self.bodies[name] = self.compile(pred.body, index)
 
     def compile(self, node: Node, params: dict[str, int]) -> Fn:  # noqa: C901 - one case per operator
         """A closure computing `node`; `params` gives the position of each predicate parameter."""
         op = node.op
+        if op == "pcall" and node.value in self.inlined:
+            # Cumulative's horizon depends on the argument terms: compile this call's own body.
+            pred = self.model.predicates[node.value]
+            return self.compile(_substitute(pred.body, dict(zip(pred.params, node.args))), params)
         subs = [self.compile(a, params) for a in node.args]
         if op == "const":
             c = node.value
@@ -101,6 +109,12 @@ class _Compiler:
         simple = _SIMPLE.get(op)
         if simple is not None:
             return lambda a, p: simple([f(a, p) for f in subs])
+        if op == "cumulative":
+            if any(n.op == "param" for n in node.walk()):
+                raise ValueError("bruteforce: cumulative with parameters must be inlined")
+            horizon = _horizon(node.args[0], self.bounds)
+            tasks, limit = subs
+            return lambda a, p: _cumulative(tasks(a, p), limit(a, p), horizon)
         special = _SPECIAL.get(op)
         if special is not None:
             cmp = _CMP.get(node.value) if isinstance(node.value, str) else None
@@ -142,22 +156,109 @@ _SIMPLE: dict[str, Callable[[list], Any]] = {
 }
 
 
-def _cumulative(v: list, _cmp: Any) -> bool:
-    tasks, limit = v
+def _cumulative(tasks: list, limit: int, horizon: range) -> bool:
     spans = []
     for o, d, e, h in tasks:
-        o = e - d if o is None else o
-        d = e - o if d is None else d
-        e = o + d if e is None else e
-        if o + d != e:
+        if o is not None and d is not None and e is not None and o + d != e:
             return False
-        spans.append((o, e, h))
-    if not spans:
-        return True
-    for t in range(min(s[0] for s in spans), max(s[1] for s in spans)):
-        if sum(h for o, e, h in spans if o <= t < e) > limit:
-            return False
-    return True
+        start = e - d if o is None else o
+        stop = o + d if e is None else e
+        spans.append((start, stop, h))
+    # Sugar's definition, literally: every time point of the horizon.
+    return all(sum(h for s, e, h in spans if s <= t < e) <= limit for t in horizon)
+
+
+def _horizon(tasks: Node, bounds: dict) -> range:
+    """From the least lower bound of a start to the greatest upper bound of an end, minus 1."""
+    if not tasks.args:
+        return range(0)
+    starts, stops = [], []
+    for task in tasks.args:
+        o, d, e, _h = task.args
+        starts.append(Node("sub", (e, d)) if o.op == "nil" else o)
+        stops.append(Node("add", (o, d)) if e.op == "nil" else e)
+    return range(min(_bounds(s, bounds)[0] for s in starts), max(_bounds(e, bounds)[1] for e in stops))
+
+
+def _linear(node: Node) -> tuple[Counter, int]:
+    """(coefficients of the variables and non-linear sub-terms, constant) of a term."""
+    op = node.op
+    if op == "const":
+        return Counter(), node.value
+    if op in ("add", "sub", "neg"):
+        parts = [_linear(a) for a in node.args]
+        if op != "add":
+            first = parts[0] if len(parts) > 1 else (Counter(), 0)
+            rest = parts[1:] if len(parts) > 1 else parts
+            parts = [first] + [(Counter({k: -c for k, c in cs.items()}), -k) for cs, k in rest]
+        total: Counter = Counter()
+        for cs, _ in parts:
+            for k, c in cs.items():
+                total[k] += c
+        return Counter({k: c for k, c in total.items() if c}), sum(k for _, k in parts)
+    if op == "mul":
+        (ca, ka), (cb, kb) = _linear(node.args[0]), _linear(node.args[1])
+        if not ca or not cb:
+            cs, k, factor = (cb, kb, ka) if not ca else (ca, ka, kb)
+            return Counter({v: c * factor for v, c in cs.items() if c * factor}), k * factor
+    return Counter({node: 1}), 0
+
+
+def _bounds(node: Node, bounds: dict) -> tuple[int, int]:
+    """Interval arithmetic over the declared domains, linear parts collected (Sugar's linear sums)."""
+    coefs, lo = _linear(node)
+    hi = lo
+    for atom, c in coefs.items():
+        pair = (c * x for x in _atom(atom, bounds))
+        a, b = sorted(pair)
+        lo, hi = lo + a, hi + b
+    return lo, hi
+
+
+def _atom(node: Node, bounds: dict) -> tuple[int, int]:
+    op = node.op
+    if op == "ivar":
+        return bounds[node.value]
+    if op == "if":
+        (a, b), (c, d) = _bounds(node.args[1], bounds), _bounds(node.args[2], bounds)
+        return min(a, c), max(b, d)
+    args = [_bounds(a, bounds) for a in node.args]
+    if op == "mul":
+        products = [x * y for x in args[0] for y in args[1]]
+        return min(products), max(products)
+    if op == "abs":
+        lo, hi = args[0]
+        return (0 if lo <= 0 <= hi else min(abs(lo), abs(hi))), max(abs(lo), abs(hi))
+    if op in ("min", "max"):
+        f = min if op == "min" else max
+        return f(args[0][0], args[1][0]), f(args[0][1], args[1][1])
+    (lo, hi), (d, _) = args
+    if op == "div":
+        return tuple(sorted((lo // d, hi // d)))  # type: ignore[return-value]
+    if lo // d == hi // d:
+        return lo % d, hi % d
+    return (0, d - 1) if d > 0 else (d + 1, 0)
+
+
+def _substitute(node: Node, args: dict) -> Node:
+    if node.op == "param":
+        return args[node.value]
+    if not node.args:
+        return node
+    return Node(node.op, tuple(_substitute(a, args) for a in node.args), node.value)
+
+
+def _with_cumulative(model: Model) -> set:
+    """Predicates whose body has a cumulative, directly or through a call."""
+    found: set = set()
+    while True:
+        more = {
+            name for name, p in model.predicates.items()
+            if name not in found and any(n.op == "cumulative" or (n.op == "pcall" and n.value in found) for n in p.body.walk())
+        }
+        if not more:
+            return found
+        found |= more
 
 
 def _gcc(terms: list, pairs: list) -> bool:
@@ -189,9 +290,10 @@ _SPECIAL: dict[str, Callable[[list, Any], bool]] = {
     "weightedsum": lambda v, cmp: cmp(sum(c * t for c, t in v[0]), v[1]),
     "count": lambda v, cmp: cmp(v[1].count(v[0]), v[2]),
     "element": _element,
-    "cumulative": _cumulative,
-    # One machine: a cumulative of unit heights and capacity 1 (zero durations occupy nothing).
-    "disjunctive": lambda v, _c: _cumulative([[[o, d, None, 1] for o, d in v[0] if d > 0], 1], None),
+    # Sugar's definition: every two tasks of non-zero duration are ordered (negative durations too).
+    "disjunctive": lambda v, _c: all(
+        d1 == 0 or d2 == 0 or o1 + d1 <= o2 or o2 + d2 <= o1 for (o1, d1), (o2, d2) in itertools.combinations(v[0], 2)
+    ),
     "global_cardinality": lambda v, _c: _gcc(v[0], v[1]),
     "global_cardinality_with_costs": _gcc_costs,
 }

@@ -3,8 +3,10 @@
 `csp_texts()` draws a whole file over the full syntax: 3-8 variables (integers
 with small domains written in every declaration form, some with holes, some
 negative; Booleans; some hidden `_` names), nested terms, every logical
-operator and comparison under both spellings, every global constraint,
-predicates (one calling another, one taking a formula parameter), relations
+operator and comparison under both spellings (in globals too, and `wsum`),
+every global constraint (cumulative and disjunctive with terms of any sign),
+predicates (one calling another, one taking a formula parameter, one whose
+body is a cumulative over its parameters), relations
 (supports and conflicts) and sometimes an objective. The product of the domain
 sizes is kept at most `MAX_ASSIGNMENTS`, so `tests/bruteforce.py` can
 enumerate every assignment at once.
@@ -212,29 +214,58 @@ def _small_terms(scope: _Scope, min_size: int, max_size: int) -> st.SearchStrate
     return st.lists(terms(scope, 1), min_size=min_size, max_size=max_size)
 
 
-def _nonneg(scope: _Scope) -> list[str]:
-    """Variables whose values are all >= 0 (usable as durations and heights)."""
-    return [name for name, values in scope.ints.items() if values[0] >= 0]
+@st.composite
+def _task_term(draw: st.DrawFn, scope: _Scope) -> str:
+    """A term of a task (origin, duration, end, height) or a limit: any sign, sometimes non-linear.
+
+    Sugar's cumulative checks every time point between the bounds of the starts and
+    ends, so the bounds of non-linear terms (interval arithmetic) matter too.
+    """
+    if draw(st.integers(0, 3)) == 0:
+        return draw(terms(scope, 1))
+    return draw(terms(scope, 0))
 
 
 @st.composite
-def _nonneg_term(draw: st.DrawFn, scope: _Scope, high: int) -> str:
-    names = _nonneg(scope)
-    if names and draw(st.booleans()):
-        return draw(st.sampled_from(names))
-    return str(draw(st.integers(0, high)))
+def _cumulative(draw: st.DrawFn, scope: _Scope, numbers: bool = False) -> str:
+    """A cumulative of 2-3 tasks (sometimes 0-1); `numbers`: constants of both signs more often
+    for durations, heights and the limit (a negative height that ends before another task
+    does, or a time point no task covers, is what the load at the starts alone misses)."""
+
+    def pick(values: st.SearchStrategy[int]) -> str:
+        return draw(st.one_of(_task_term(scope), values.map(str)) if numbers else _task_term(scope))
+
+    # One sign profile per constraint: all durations <= 0 leaves no time point to check,
+    # heights of mixed signs make the load fall while a task still runs.
+    durations = st.integers(*draw(st.sampled_from(((-2, 0), (-1, 4), (1, 4)))))
+    heights = st.integers(*draw(st.sampled_from(((-3, 3), (-3, -1), (0, 3)))))
+    tasks = []
+    for _ in range(draw(st.integers(0, 3)) if draw(st.integers(0, 7)) == 0 else draw(st.integers(2, 3))):
+        origin = draw(_task_term(scope))
+        duration = pick(durations)
+        end = f"(+ {origin} {duration})" if draw(st.integers(0, 3)) else draw(_task_term(scope))
+        fields = [origin, duration, end]
+        # At most one field is nil (most often the end); it is then derived from the other two.
+        nil_at = draw(st.sampled_from((2, -1, 0, 1, 2)))
+        if nil_at >= 0:
+            fields[nil_at] = "nil"
+        tasks.append(f"({' '.join(fields)} {pick(heights)})")
+    return f"(cumulative ({' '.join(tasks)}) {pick(st.integers(-2, 3))})"
 
 
 @st.composite
 def _global(draw: st.DrawFn, scope: _Scope, nested: bool = False) -> str:
     """A global constraint; `nested` restricts to those that make sense inside other formulas."""
     simple = ["alldifferent", "weightedsum", "count", "element"]
+    # cumulative and disjunctive are drawn more often: their faults need several tasks of
+    # the right signs to show, and each draw has many terms.
     kinds = simple if nested else simple + [
         "cumulative", "disjunctive", "lex_less", "lex_lesseq", "nvalue",
         "global_cardinality", "global_cardinality_with_costs",
-    ]
+    ] + ["cumulative", "disjunctive"] * 3
     kind = draw(st.sampled_from(kinds))
-    op = draw(st.sampled_from(COMPARISONS))
+    # Sugar reads the comparison of weightedsum, count and element under both spellings.
+    op = _spell(draw, draw(st.sampled_from(COMPARISONS)), COMPARISON_ALIASES)
     if kind == "alldifferent":
         ts = draw(_small_terms(scope, 2, 4))
         if draw(st.booleans()):
@@ -243,7 +274,8 @@ def _global(draw: st.DrawFn, scope: _Scope, nested: bool = False) -> str:
     if kind == "weightedsum":
         ts = draw(_small_terms(scope, 1, 3))
         pairs = " ".join(f"({draw(st.integers(-3, 3))} {t})" for t in ts)
-        return f"(weightedsum ({pairs}) {op} {draw(terms(scope, 1))})"
+        name = draw(st.sampled_from(("weightedsum", "wsum")))
+        return f"({name} ({pairs}) {op} {draw(terms(scope, 1))})"
     if kind == "count":
         ts = draw(_small_terms(scope, 1, 4))
         return f"(count {draw(terms(scope, 0))} ({' '.join(ts)}) {op} {draw(terms(scope, 1))})"
@@ -254,23 +286,9 @@ def _global(draw: st.DrawFn, scope: _Scope, nested: bool = False) -> str:
             return f"(element {index} ({' '.join(ts)}) {value})"
         return f"(element {index} ({' '.join(ts)}) {op} {value})"
     if kind == "cumulative":
-        tasks = []
-        for _ in range(draw(st.integers(1, 3))):
-            origin = draw(terms(scope, 0))
-            duration = draw(_nonneg_term(scope, 2))
-            end = f"(+ {origin} {duration})" if draw(st.booleans()) else draw(terms(scope, 0))
-            fields = [origin, duration, end]
-            # At most one field is nil; it is then derived from the other two.
-            nil_at = draw(st.integers(-1, 2))
-            if nil_at >= 0:
-                fields[nil_at] = "nil"
-            tasks.append(f"({' '.join(fields)} {draw(_nonneg_term(scope, 2))})")
-        return f"(cumulative ({' '.join(tasks)}) {draw(_nonneg_term(scope, 3))})"
+        return draw(_cumulative(scope))
     if kind == "disjunctive":
-        tasks = [
-            f"({draw(terms(scope, 0))} {draw(_nonneg_term(scope, 2))})"
-            for _ in range(draw(st.integers(1, 3)))
-        ]
+        tasks = [f"({draw(_task_term(scope))} {draw(_task_term(scope))})" for _ in range(draw(st.integers(2, 3)))]
         return f"(disjunctive ({' '.join(tasks)}))"
     if kind in ("lex_less", "lex_lesseq"):
         n = draw(st.integers(1, 3))
@@ -318,6 +336,11 @@ def _predicates(draw: st.DrawFn, scope: _Scope) -> list[str]:
         body = draw(formulas(scope, 2))
         lines.append(f"(predicate (q0 f c) (or f {body}))")
         scope.predicates["q0"] = ("f", "t")
+    if draw(st.integers(0, 3)) == 0:
+        # A cumulative over parameters: its horizon comes from the bounds of each call's arguments.
+        scope.params = {"s": "t", "k": "t"}
+        lines.append(f"(predicate (c0 s k) {draw(_cumulative(scope))})")
+        scope.predicates["c0"] = ("t", "t")
     scope.params = {}
     return lines
 
@@ -371,8 +394,40 @@ def csp_texts(draw: st.DrawFn) -> str:
             lines.append(draw(_global(scope)))
         else:
             lines.append(draw(formulas(scope, 3)))
+    return _with_objective(draw, scope, lines)
+
+
+def _with_objective(draw: st.DrawFn, scope: _Scope, lines: list[str]) -> str:
     printed = [n for n in scope.ints if not n.startswith("_")]
     if printed and draw(st.integers(0, 3)) == 0:
         sense = draw(st.sampled_from(("minimize", "maximize")))
         lines.append(f"(objective {sense} {draw(st.sampled_from(printed))})")
     return "\n".join(lines) + "\n"
+
+
+@st.composite
+def scheduling_texts(draw: st.DrawFn) -> str:
+    """A small file around one cumulative or disjunctive: 2-4 integers of any sign, 2-3 tasks.
+
+    Drawn on its own because in a whole random file the other constraints
+    usually hide what a time point or a negative duration changes.
+    """
+    scope = _Scope()
+    lines: list[str] = []
+    for i in range(draw(st.integers(2, 4))):
+        values = draw(_domain_values(4))
+        lines.append(f"(int x{i} {_domain_text(draw, values)})")
+        scope.ints[f"x{i}"] = values
+    kind = draw(st.sampled_from(("cumulative", "disjunctive")))
+    if kind == "cumulative":
+        lines.append(draw(_cumulative(scope, numbers=True)))
+    else:
+        # Constant durations of both signs: one task long enough to contain the
+        # start of one of negative duration is what tells "exactly 0" from "<= 0".
+        constants = st.integers(-3, 6).map(str)
+        durations = st.one_of(_task_term(scope), constants, constants)
+        tasks = [f"({draw(_task_term(scope))} {draw(durations)})" for _ in range(draw(st.integers(2, 3)))]
+        lines.append(f"(disjunctive ({' '.join(tasks)}))")
+    if draw(st.booleans()):
+        lines.append(draw(formulas(scope, 1, globals_ok=False)))
+    return _with_objective(draw, scope, lines)

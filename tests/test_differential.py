@@ -11,6 +11,10 @@ For every file drawn by `csp_strategies.csp_texts`:
 * the evaluator and the brute-force interpreter agree on random assignments
   (two independent readings of the same semantics).
 
+The first two checks also run on `csp_strategies.scheduling_texts`, small files
+around one cumulative or disjunctive with terms of every sign, where faults of
+those decompositions are not hidden by other constraints.
+
 CI runs 300 examples; set CSP2SAT_DIFF_EXAMPLES=10000 for a thorough local run.
 """
 
@@ -24,7 +28,7 @@ from hypothesis import strategies as st
 
 import csp2sat
 from bruteforce import BruteResult, Checker, brute_force
-from csp_strategies import csp_texts
+from csp_strategies import csp_texts, scheduling_texts
 from csp2sat.diagnostics import CspError
 from csp2sat.evaluator import satisfies
 
@@ -72,6 +76,16 @@ def _describe(expected: BruteResult, got: set[tuple]) -> str:
 @SETTINGS
 @given(csp_texts())
 def test_compiled_cnf_has_exactly_the_brute_force_answers(text: str) -> None:
+    _compare_compiled(text)
+
+
+@SETTINGS
+@given(scheduling_texts())
+def test_cumulative_and_disjunctive_compile_to_the_brute_force_answers(text: str) -> None:
+    _compare_compiled(text)
+
+
+def _compare_compiled(text: str) -> None:
     model = _parse(text)
     expected = brute_force(model)
     status, optimum, answers = _compiled_answers(model)
@@ -83,6 +97,16 @@ def test_compiled_cnf_has_exactly_the_brute_force_answers(text: str) -> None:
 @SETTINGS
 @given(csp_texts())
 def test_solve_answers_like_brute_force(text: str) -> None:
+    _compare_solve(text)
+
+
+@SETTINGS
+@given(scheduling_texts())
+def test_solve_answers_cumulative_and_disjunctive_like_brute_force(text: str) -> None:
+    _compare_solve(text)
+
+
+def _compare_solve(text: str) -> None:
     model = _parse(text)
     expected = brute_force(model)
     result = csp2sat.solve(model)
@@ -99,6 +123,16 @@ def test_solve_answers_like_brute_force(text: str) -> None:
 @settings(max_examples=max(50, EXAMPLES // 3), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(csp_texts(), st.randoms(use_true_random=False))
 def test_evaluator_agrees_with_brute_force_interpreter(text: str, rnd) -> None:
+    _compare_interpreters(text, rnd)
+
+
+@settings(max_examples=max(50, EXAMPLES // 3), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scheduling_texts(), st.randoms(use_true_random=False))
+def test_evaluator_reads_cumulative_and_disjunctive_like_brute_force(text: str, rnd) -> None:
+    _compare_interpreters(text, rnd)
+
+
+def _compare_interpreters(text: str, rnd) -> None:
     model = _parse(text)
     checker = Checker(model)
     for _ in range(100):

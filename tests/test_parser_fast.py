@@ -75,6 +75,8 @@ TRICKY = [
     "(int true 1 2)(= true false)(int nil 0 1)",
     "(cumulative ((s nil e 1) (nil 2 nil 3)) 2)",
     "(element i (1 2) lt 5)(element i (1 2) v)",
+    "(element i (1 2) >= 5)(element i (1 2) =v)(count 1 (x) != 1)(count 1 (x) <=1)",
+    "(wsum ((1 a)) < 3)(weightedsum ((1 a)) > 3)(int wsum 0 1)(= wsum 1)",
     "(predicate (p a b) (and a b)) (p x y) (objective minimize x)",
     "(domain d ((1 3) 5)) (int w d) (bool b) (relation r 1 (conflicts (1) ()))",
     "(alldifferent (x y z)) (- x) (sub x y) (-  x 1) ((a b)) (1 2) ()",
@@ -98,7 +100,7 @@ def test_tricky_inputs_read_the_same_as_lark(text: str, monkeypatch: pytest.Monk
 
 _PIECES = ["(", ")", " ", "\n", "x", "nil", "1", "-", "-2", "2.5", "3y", "eq", "=", "lt", "eqz", "int", "bool",
            "count", "element", "cumulative", "weightedsum", "relation", "supports", "true", "+", "not", "; c\n",
-           "domain", "predicate", "objective", "alldifferent", "#"]  # fmt: skip
+           "domain", "predicate", "objective", "alldifferent", "#", "wsum", "<=", ">", "((1 x))"]  # fmt: skip
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
