@@ -68,6 +68,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="choose an encoding for comparison, e.g. -O alldifferent=pairwise (see docs/encodings.md)",
     )
     solve_modes.add_arguments(parser)
+    parallel = parser.add_argument_group("parallel search (see docs/beyond-sugar.md)")
+    parallel.add_argument(
+        "-j",
+        "--jobs",
+        type=solve_modes._positive,
+        default=1,
+        metavar="N",
+        help="N worker processes: --count/--all/-n split the answers into disjoint cubes; "
+        "plain solving races N different SAT solvers (first proof wins, objective bounds shared)",
+    )
+    parallel.add_argument(
+        "--scheduler",
+        metavar="tcp://HOST:PORT",
+        help="run the --count/--all/-n cubes on this Dask cluster instead of local processes (pip install 'csp2sat[dask]')",
+    )
 
 
 def _options(pairs: list[str]) -> dict[str, str]:
@@ -103,6 +118,8 @@ def run(args: argparse.Namespace) -> int:
 
     if solve_modes.requested(args):
         return _run_mode(args, model, options)
+    if getattr(args, "jobs", 1) > 1:
+        return _run_portfolio(args, model, options)
     printed_status = False
 
     def on_answer(values, objective_values) -> None:
@@ -135,6 +152,51 @@ def run(args: argparse.Namespace) -> int:
         stats["parse_s"] = parse_s
         for line in output.stats_lines(stats):
             print(line, file=sys.stderr)
+    return Exit.OK
+
+
+def _run_portfolio(args: argparse.Namespace, model, options: dict[str, str]) -> int:
+    """`solve --jobs N`: N solvers race on one CNF (csp2sat.parallel.portfolio_solve); output as plain solving."""
+    from csp2sat import output
+    from csp2sat.compiler import compile_model
+    from csp2sat.parallel import portfolio_solve
+    from csp2sat.solver import OPTIMUM, SATISFIABLE
+
+    out = sys.stdout
+    start = time.perf_counter()
+    compiled = compile_model(model, options=options)
+    compile_s = time.perf_counter() - start
+    printed_status = False
+
+    def on_answer(values, objective_values) -> None:
+        nonlocal printed_status
+        if not printed_status:
+            out.write(output.status_line(SATISFIABLE) + "\n")
+            printed_status = True
+        if model.objective is not None:
+            out.write(output.objective_line(objective_values) + "\n")
+        output.write_answer(out, model, values)
+        out.flush()
+
+    timeout = None if args.timeout is None else max(0.0, args.timeout - compile_s)
+    try:
+        result = portfolio_solve(
+            model, compiled, args.jobs, first=args.solver, timeout=timeout, verify=args.verify, on_answer=on_answer
+        )
+    except KeyboardInterrupt:
+        out.write("s UNKNOWN\n" if not printed_status else "c interrupted before the optimum was proven\n")
+        return Exit.OK
+    if result.status == OPTIMUM:
+        out.write(output.status_line(OPTIMUM) + "\n")
+    elif not printed_status:
+        out.write(output.status_line(result.status) + "\n")
+    elif not result.proven:
+        out.write(f"c stopped before the optimum was proven; best objective {result.objective}\n")
+    out.flush()
+    for error in result.errors:
+        print(f"csp2sat: portfolio worker failed: {error}", file=sys.stderr)
+    if args.verbose:
+        print(f"c portfolio of {args.jobs}: compile {compile_s:.3f} s, winner {result.winner}", file=sys.stderr)
     return Exit.OK
 
 
