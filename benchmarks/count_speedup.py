@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
+import signal
 import subprocess
 import sys
 import time
@@ -39,12 +41,15 @@ def run(command: list[str], timeout: float) -> dict:
     """Wall and CPU seconds (process + waited-for children) and the count printed, or a time-out."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                               start_new_session=True)
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
-        out = done.stdout
-        status = "ok" if done.returncode == 0 else f"exit {done.returncode}"
+        out, _ = process.communicate(timeout=timeout)
+        status = "ok" if process.returncode == 0 else f"exit {process.returncode}"
     except subprocess.TimeoutExpired:
-        out, status = "", "timeout"
+        os.killpg(process.pid, signal.SIGINT)  # Ctrl-C for the whole group: workers included
+        out, _ = process.communicate()
+        status = "timeout"
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)

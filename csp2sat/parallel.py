@@ -49,8 +49,26 @@ _LOCAL = threading.local()  # per worker thread: (token, CompiledSpace, Solver);
 _PAYLOAD: bytes | None = None  # the problem, set by the local pool's initializer
 
 
+def _die_with_parent() -> None:
+    """Linux: have the kernel kill this worker when its parent dies (a killed `solve` leaves no orphan solving on).
+
+    A watchdog thread could not do it: CaDiCaL holds the GIL while it searches.
+    """
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+        if os.getppid() == 1:  # the parent died before prctl took effect
+            os._exit(1)
+    except (OSError, AttributeError):  # not Linux: workers end when their next task cannot be sent
+        pass
+
+
 def _init_local_worker(payload: bytes) -> None:
     global _PAYLOAD
+    _die_with_parent()
     _PAYLOAD = payload
 
 
@@ -265,6 +283,7 @@ def _portfolio_worker(payload: bytes, solver_name: str, index: int, queue: Any, 
     """
     from csp2sat.solver import Search
 
+    _die_with_parent()
     model, compiled, verify = pickle.loads(payload)
     try:
         search = Search(model, compiled, solver=solver_name, verify=verify)
