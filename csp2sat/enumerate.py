@@ -15,7 +15,19 @@ OPTIMAL solutions only. `SolutionSpace` first finds the optimum (descending by
 assumptions on the objective's order literal, as Sugar does) and then fixes
 the objective variable to it with permanent unit clauses.
 
-The algorithms only need four operations, gathered in the `Space` protocol:
+Enumeration (`solutions`, `count`) splits the space into disjoint cubes
+instead of adding blocking clauses (`CubeEnumerator`): a cube is a set of
+assumption literals; when the solver finds an answer inside cube C, the
+answer's identifying literals l1..lk (`Space.answer_literals`, variables with
+the smallest domains first) split the rest of C into the cubes
+C∧¬l1, C∧l1∧¬l2, ..., C∧l1..l(k-1)∧¬lk, which are pushed on a stack (depth
+first). The cubes are pairwise disjoint and, with the answer's own cube, cover
+C, so every answer is met exactly once; the solver never gets a clause, keeps
+every learnt clause, and the pending cubes are independent tasks that
+`csp2sat.parallel` hands to worker processes. Uniqueness (two answers at most)
+still uses one blocking clause: one refutation beats k cube refutations there.
+
+The algorithms only need these operations, gathered in the `Space` protocol:
 `CompiledSpace` adapts the compiler's `Compiled` (docs/compiler-api.md), and
 `CnfSpace` adapts a plain CNF projected on some of its variables (used for
 DIMACS-level work and to test the algorithms in isolation).
@@ -50,6 +62,9 @@ class Space(Protocol):
     def block_clause(self, answer: Answer) -> list[int]:
         """A clause false exactly under the given assignment of the given variables."""
 
+    def answer_literals(self, answer: Answer) -> list[int]:
+        """Literals whose conjunction (with the CNF) fixes exactly this answer, in the order cubes split on them."""
+
     def value_literals(self, name: str, value: Value) -> list[int]:
         """Literals whose conjunction means ``name == value`` ([] when always true)."""
 
@@ -75,11 +90,16 @@ class CnfSpace:
 
     def project(self, sat_model: Sequence[int]) -> Answer:
         """The truth values of the shown variables."""
-        return {name: sat_model[var - 1] > 0 for name, var in zip(self.names, self.shown)}
+        n = len(sat_model)  # variables in no clause and never assumed are missing: any value, say false
+        return {name: var <= n and sat_model[var - 1] > 0 for name, var in zip(self.names, self.shown)}
 
     def block_clause(self, answer: Answer) -> list[int]:
         """The clause excluding this assignment of the shown variables."""
         return [-self._var_of[n] if v else self._var_of[n] for n, v in answer.items()]
+
+    def answer_literals(self, answer: Answer) -> list[int]:
+        """The shown variables' literals, in the order given."""
+        return [self._var_of[n] if v else -self._var_of[n] for n, v in answer.items()]
 
     def value_literals(self, name: str, value: Value) -> list[int]:
         """``[v]`` or ``[-v]``."""
@@ -92,13 +112,23 @@ class CompiledSpace:
 
     `names` (keys as in value mappings) narrows answers to the variables that
     matter, e.g. a puzzle's own cells when the file also prints auxiliary ones.
+
+    `verify`: True checks every answer with the independent evaluator, False
+    none, ``"sample"`` the answers numbered 1..16 and every power of two after
+    that (for counts, where answers are not printed and a check can cost more
+    than finding the answer); `checked` counts the answers checked.
     """
 
-    def __init__(self, compiled: Any, model: Any, verify: bool = True, names: Sequence[str] | None = None):
+    def __init__(
+        self, compiled: Any, model: Any, verify: bool | str = True, names: Sequence[str] | None = None
+    ):
         self.compiled = compiled
         self.model = model
         self.verify = verify
         self.names = list(names) if names is not None else None
+        self.projected = 0
+        self.checked = 0
+        self._split_order: dict[str, int] | None = None
 
     def load(self, solver: Solver) -> None:
         """Add the compiled clauses to `solver`."""
@@ -111,8 +141,11 @@ class CompiledSpace:
     def project(self, sat_model: Sequence[int]) -> Answer:
         """Printed int variables in definition order, then printed bools (under `bool_key`), checked when `verify`."""
         values = self.compiled.decode(sat_model)
-        if self.verify:
+        self.projected += 1
+        n = self.projected
+        if self.verify is True or (self.verify == "sample" and (n <= 16 or n & (n - 1) == 0)):
             verify_answer(self.model, values)
+            self.checked += 1
         if self.names is not None:
             return {name: values[name] for name in self.names}
         return dict(printed_values(self.model, values))
@@ -121,9 +154,61 @@ class CompiledSpace:
         """The compiler's clause excluding this assignment."""
         return list(self.compiled.block_clause(answer))
 
+    def answer_literals(self, answer: Answer) -> list[int]:
+        """The value literals of every answered variable, smallest domains first (first-fail order for cubes)."""
+        if self._split_order is None:
+            sizes = {}
+            for name in answer:
+                is_int = not isinstance(answer[name], bool)
+                sizes[name] = len(self.compiled.domain_values(name)) if is_int else 2
+            ranked = sorted(answer, key=lambda name: sizes[name])  # stable: output order breaks ties
+            self._split_order = {name: k for k, name in enumerate(ranked)}
+        lits: list[int] = []
+        for name in sorted(answer, key=self._split_order.__getitem__):
+            lits.extend(self.compiled.value_literals(name, answer[name]))
+        return lits
+
     def value_literals(self, name: str, value: Value) -> list[int]:
         """The compiler's literals for ``name == value``."""
         return list(self.compiled.value_literals(name, value))
+
+
+class CubeEnumerator:
+    """Depth-first enumeration of the answers inside a list of disjoint cubes (see the module docstring).
+
+    Iterating yields answers; `stack` always holds the cubes not yet explored,
+    disjoint from every answer yielded so far, so a caller may stop at any
+    answer and hand `stack` to someone else (`csp2sat.parallel`). The solver is
+    only asked `solve(assumptions=cube)`: it gains no clause and can serve
+    other queries afterwards. `calls` counts SAT calls.
+    """
+
+    def __init__(self, solver: Solver, space: Space, cubes: Sequence[Sequence[int]]):
+        self.solver = solver
+        self.space = space
+        self.stack: list[list[int]] = [list(cube) for cube in reversed(cubes)]
+        self.calls = 0
+
+    def __iter__(self) -> Iterator[Answer]:
+        solver, space, stack = self.solver, self.space, self.stack
+        while stack:
+            cube = stack.pop()
+            self.calls += 1
+            if not solver.solve(assumptions=cube):
+                continue
+            answer = space.project(solver.get_model())
+            # Children first, then the answer: whoever stops here finds the rest of the space on the stack.
+            prefix = list(cube)
+            assumed = set(cube)
+            children = []
+            for lit in space.answer_literals(answer):
+                if lit in assumed:
+                    continue
+                children.append(prefix + [-lit])
+                prefix.append(lit)
+                assumed.add(lit)
+            stack.extend(children)  # the last child (closest to the answer) is explored first
+            yield answer
 
 
 @dataclass
@@ -148,6 +233,7 @@ class SolutionSpace:
         self.solver = new_solver(solver_name)  # any usable solver; missing features are emulated
         space.load(self.solver)
         self.optimum: int | None = None
+        self.fixed_units: list[int] = []  # unit clauses added here (the optimum), for copies of this space
         self._unsat = False
         if objective is not None:
             self._fix_optimum(*objective)
@@ -184,11 +270,23 @@ class SolutionSpace:
         for lit in (le_literal(best), _negate(le_literal(best - 1))):
             if not isinstance(lit, bool):  # constants are true here: `best` is a value of the domain
                 self.solver.add_clause([lit])
+                self.fixed_units.append(lit)
 
     # -- queries -----------------------------------------------------------
 
     def solutions(self, limit: int | None = None) -> Iterator[Answer]:
-        """Every answer (at most `limit`), each blocked under one activation literal as it is found."""
+        """Every answer (at most `limit`), by disjoint cubes (see the module docstring)."""
+        if self._unsat or (limit is not None and limit <= 0):
+            return
+        found = 0
+        for answer in CubeEnumerator(self.solver, self.space, [[]]):
+            found += 1
+            yield answer
+            if limit is not None and found >= limit:
+                return
+
+    def blocked_solutions(self, limit: int | None = None) -> Iterator[Answer]:
+        """Every answer (at most `limit`), each blocked by a clause under one activation literal as it is found."""
         if self._unsat or (limit is not None and limit <= 0):
             return
         act = self.space.new_var()
@@ -218,7 +316,7 @@ class SolutionSpace:
 
     def uniqueness(self) -> Uniqueness:
         """Whether there is no, exactly one, or more than one answer (with two of them)."""
-        found = list(self.solutions(2))
+        found = list(self.blocked_solutions(2))
         if not found:
             return Uniqueness("none")
         if len(found) == 1:

@@ -46,7 +46,7 @@ see also: csp2sat explain (why a file is unsatisfiable), csp2sat encode/decode (
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of `csp2sat solve`."""
-    from csp2sat.commands._common import add_solver_argument, add_timeout_argument
+    from csp2sat.commands._common import add_solver_argument, add_timeout_argument, positive_int
 
     parser.add_argument(
         "file", metavar="FILE.csp", help="the problem ('-' for standard input; FILE.xml[.gz|.lzma]: XCSP3, see below)"
@@ -76,6 +76,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from csp2sat.commands import sugar_modes
 
     sugar_modes.add_arguments(parser)
+    parallel = parser.add_argument_group("parallel search (see docs/beyond-sugar.md)")
+    parallel.add_argument(
+        "-j",
+        "--jobs",
+        type=positive_int,
+        default=1,
+        metavar="N",
+        help="N worker processes: --count/--all/-n split the answers into disjoint cubes; "
+        "plain solving races N different SAT solvers (first proof wins, objective bounds shared)",
+    )
+    parallel.add_argument(
+        "--scheduler",
+        metavar="tcp://HOST:PORT",
+        help="run the --count/--all/-n cubes on this Dask cluster instead of local processes (pip install 'csp2sat[dask]')",
+    )
 
 
 def _options(pairs: list[str]) -> dict[str, str]:
@@ -145,6 +160,8 @@ def _run(args: argparse.Namespace, out: "_Tracked", progress, watchdog) -> int:
 
     if solve_modes.requested(args):
         return _run_mode(args, model, options, out, progress)
+    if getattr(args, "jobs", 1) > 1:
+        return _run_portfolio(args, model, options)
     printed_status = False
 
     def on_answer(values, objective_values) -> None:
@@ -178,6 +195,54 @@ def _run(args: argparse.Namespace, out: "_Tracked", progress, watchdog) -> int:
         stats["parse_s"] = parse_s
         for line in output.stats_lines(stats):
             print(line, file=sys.stderr)
+    return Exit.OK
+
+
+def _run_portfolio(args: argparse.Namespace, model, options: dict[str, str]) -> int:
+    """`solve --jobs N`: N solvers race on one CNF (csp2sat.parallel.portfolio_solve); output as plain solving."""
+    from csp2sat import output
+    from csp2sat.compiler import compile_model
+    from csp2sat.parallel import portfolio_solve
+    from csp2sat.solver import OPTIMUM, SATISFIABLE
+
+    out = sys.stdout
+    start = time.perf_counter()
+    compiled = compile_model(model, options=options)
+    compile_s = time.perf_counter() - start
+    printed_status = False
+
+    def on_answer(values, objective_values) -> None:
+        nonlocal printed_status
+        if not printed_status:
+            out.write(output.status_line(SATISFIABLE) + "\n")
+            printed_status = True
+        if model.objective is not None:
+            out.write(output.objective_line(objective_values) + "\n")
+        output.write_answer(out, model, values)
+        out.flush()
+
+    timeout = None if args.timeout is None else max(0.0, args.timeout - compile_s)
+    try:
+        result = portfolio_solve(
+            model, compiled, args.jobs, first=args.solver, timeout=timeout, verify=args.verify, on_answer=on_answer
+        )
+    except KeyboardInterrupt:  # run's watchdog (time limit, Ctrl-C, SIGTERM): the workers are gone already
+        from csp2sat.solver import interrupt_handled
+
+        interrupt_handled()
+        out.write("s UNKNOWN\n" if not printed_status else "c interrupted before the optimum was proven\n")
+        return Exit.OK
+    if result.status == OPTIMUM:
+        out.write(output.status_line(OPTIMUM) + "\n")
+    elif not printed_status:
+        out.write(output.status_line(result.status) + "\n")
+    elif not result.proven:
+        out.write(f"c stopped before the optimum was proven; best objective {result.objective}\n")
+    out.flush()
+    for error in result.errors:
+        print(f"csp2sat: portfolio worker failed: {error}", file=sys.stderr)
+    if args.verbose:
+        print(f"c portfolio of {args.jobs}: compile {compile_s:.3f} s, winner {result.winner}", file=sys.stderr)
     return Exit.OK
 
 

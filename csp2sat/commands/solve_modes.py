@@ -170,6 +170,50 @@ def _count_with_progress(space: "SolutionSpace", progress: Progress, every: floa
     return count
 
 
+def _run_parallel(args: argparse.Namespace, model: Any, compiled: Any, solver_name: str, out: TextIO, verify: bool) -> int:
+    """--count/--all/-n on several workers (csp2sat.parallel): disjoint cubes, answers printed as they arrive."""
+    from csp2sat.parallel import ParallelStats, parallel_enumerate
+
+    stats = ParallelStats()
+    jobs = max(args.jobs, 1)
+    batches = parallel_enumerate(
+        compiled,
+        model,
+        jobs,
+        scheduler=getattr(args, "scheduler", None),
+        limit=args.max_solutions,
+        keep_answers=not args.count,
+        solver=solver_name,
+        verify="sample" if args.count and verify else verify,
+        stats=stats,
+    )
+    count = 0
+    for batch in batches:
+        if args.count:
+            count += batch
+            continue
+        for answer in batch:
+            if count == 0:
+                out.write(output.status_line("SATISFIABLE") + "\n")
+                if stats.optimum is not None:  # found by parallel_enumerate before any answer
+                    out.write(f"o {stats.optimum}\n")
+            output.write_answer(out, model, answer)
+            count += 1
+        out.flush()
+    if not args.count:
+        if count == 0:
+            out.write("s UNSATISFIABLE\n")
+        elif stats.optimum is not None:
+            out.write("s OPTIMUM FOUND\n")
+    out.write(f"c SOLUTIONS {count}\n")
+    if getattr(args, "verbose", False):
+        sys.stderr.write(
+            f"c parallel: {jobs} workers, {stats.tasks} tasks, {stats.sat_calls} SAT calls, "
+            f"worker CPU {stats.worker_cpu_s:.2f} s, {stats.checked} answers checked\n"
+        )
+    return Exit.OK
+
+
 def run(
     args: argparse.Namespace, model: Any, compiled: Any, solver_name: str, out: TextIO, progress: Progress | None = None
 ) -> int | None:
@@ -183,7 +227,11 @@ def run(
 
     progress = progress or Progress()
     progress.mode = "count" if args.count else "unique" if args.unique else "facts" if args.facts else "all"
-    with open_space(compiled, model, solver_name, verify=getattr(args, "verify", True)) as space:
+    verify = getattr(args, "verify", True)
+    if (getattr(args, "jobs", 1) > 1 or getattr(args, "scheduler", None)) and not (args.unique or args.facts):
+        return _run_parallel(args, model, compiled, solver_name, out, verify)
+    # Counts are not printed answers: a sample is checked (enumerate.CompiledSpace), printed answers all are.
+    with open_space(compiled, model, solver_name, verify="sample" if args.count and verify else verify) as space:
         printer = _Printer(model, space, out)
         if args.count:
             out.write(f"c SOLUTIONS {_count_with_progress(space, progress)}\n")

@@ -1,0 +1,435 @@
+"""Parallel search inside one problem: cube-split enumeration (--count/--all --jobs N) and a solver portfolio.
+
+Enumeration. `csp2sat.enumerate.CubeEnumerator` explores a stack of pairwise
+disjoint cubes (assumption sets). Here the cubes become tasks: a task is a
+list of cubes, run by a worker process on its own incremental solver (built
+once per process from the pickled `Compiled` and kept, with its learnt
+clauses, for the following tasks) for at most `budget` seconds; it returns the
+answers (or their number) found and the cubes it did not reach. The
+coordinator deals those leftover cubes out again to idle workers, so the load
+balances itself without any communication between workers. The cubes stay
+disjoint throughout, hence counts are exact and no answer appears twice.
+
+Workers are a local `concurrent.futures.ProcessPoolExecutor` by default, or a
+Dask cluster with `scheduler="tcp://HOST:PORT"` (``pip install csp2sat[dask]``):
+the problem is scattered once to every worker, tasks carry only cubes.
+
+Portfolio (`portfolio_solve`, ``solve --jobs N``): N local processes run
+different PySAT solvers on the same CNF; the first proof (UNSAT, SAT without
+objective, or optimum) wins and the others are terminated. With an objective
+each worker bisects (like `csp2sat.solver.Search`) and they share two numbers
+through shared memory: the best objective found by anyone (an upper bound on
+the next target) and the best proven bound (below it no answer exists); every
+improvement is sent with its answer to the coordinator, which prints it.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import os
+import pickle
+import threading
+import time
+import uuid
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator, Sequence
+
+from csp2sat.solver import DEFAULT_SOLVER
+
+Answer = dict
+
+# Solvers raced by the portfolio, in this order after the user's own choice.
+PORTFOLIO = ("cadical195", "glucose4", "cadical153", "maplechrono", "lingeling", "minisat22", "glucose3", "mergesat3")
+
+
+# ---------------------------------------------------------------- worker side (enumeration)
+
+_LOCAL = threading.local()  # per worker thread: (token, CompiledSpace, Solver); solvers are not shared
+_PAYLOAD: bytes | None = None  # the problem, set by the local pool's initializer
+
+
+def _die_with_parent() -> None:
+    """Linux: have the kernel kill this worker when its parent dies (a killed `solve` leaves no orphan solving on).
+
+    A watchdog thread could not do it: CaDiCaL holds the GIL while it searches.
+    """
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+        if os.getppid() == 1:  # the parent died before prctl took effect
+            os._exit(1)
+    except (OSError, AttributeError):  # not Linux: workers end when their next task cannot be sent
+        pass
+
+
+def _init_local_worker(payload: bytes) -> None:
+    global _PAYLOAD
+    _die_with_parent()
+    _PAYLOAD = payload
+
+
+def _loaded(token: str, payload: bytes | None) -> tuple[Any, Any]:
+    """This worker's (space, solver) for problem `token`, built on first use and kept."""
+    cached = getattr(_LOCAL, "problem", None)
+    if cached is not None and cached[0] == token:
+        return cached[1], cached[2]
+    if cached is not None:
+        cached[2].delete()
+    from pysat.solvers import Solver
+
+    from csp2sat.enumerate import CompiledSpace
+
+    compiled, model, names, units, solver_name, verify = pickle.loads(payload if payload is not None else _PAYLOAD)
+    solver = Solver(name=solver_name)
+    compiled.load(solver)
+    for lit in units:
+        solver.add_clause([lit])
+    space = CompiledSpace(compiled, model, verify, names)
+    _LOCAL.problem = (token, space, solver)
+    return space, solver
+
+
+@dataclass
+class CubeResult:
+    """What one task sends back: answers (or only their number), the cubes left, and its costs."""
+
+    count: int
+    answers: list[Answer] | None
+    leftover: list[list[int]]
+    calls: int
+    cpu_s: float
+    checked: int = 0
+
+
+def run_cubes(
+    token: str, payload: bytes | None, cubes: list[list[int]], budget: float, keep_answers: bool, limit: int | None
+) -> CubeResult:
+    """Enumerate inside `cubes` for about `budget` seconds (at least one SAT call); return what is left."""
+    from csp2sat.enumerate import CubeEnumerator
+
+    space, solver = _loaded(token, payload)
+    start, cpu = time.monotonic(), time.process_time()
+    checked_before = space.checked
+    search = CubeEnumerator(solver, space, cubes)
+    answers: list[Answer] = []
+    count = 0
+    for answer in search:
+        count += 1
+        if keep_answers:
+            answers.append(answer)
+        if (limit is not None and count >= limit) or time.monotonic() - start >= budget:
+            break
+    return CubeResult(
+        count,
+        answers if keep_answers else None,
+        list(reversed(search.stack)),  # back in the order given: the first cube is explored first
+        search.calls,
+        time.process_time() - cpu,
+        space.checked - checked_before,
+    )
+
+
+# ---------------------------------------------------------------- coordinator (enumeration)
+
+
+@dataclass
+class ParallelStats:
+    """Costs of a parallel enumeration (reported by -v)."""
+
+    tasks: int = 0
+    sat_calls: int = 0
+    worker_cpu_s: float = 0.0
+    checked: int = 0
+    optimum: int | None = None
+
+
+class _Pool:
+    """An executor (local processes or a Dask cluster) plus what its tasks need to find the problem."""
+
+    def __init__(self, payload: bytes, jobs: int, scheduler: str | None) -> None:
+        self.token = uuid.uuid4().hex
+        self.client = None
+        if scheduler is None:
+            import multiprocessing
+
+            # "spawn" needs no fork of a process that may hold solver threads; the payload travels once per worker.
+            context = multiprocessing.get_context("spawn")
+            self.executor: cf.Executor = cf.ProcessPoolExecutor(
+                max_workers=jobs, mp_context=context, initializer=_init_local_worker, initargs=(payload,)
+            )
+            self.payload_ref: Any = None
+        else:
+            try:
+                from distributed import Client
+            except ImportError:
+                from csp2sat.diagnostics import CspError, Exit
+
+                raise CspError(
+                    "--scheduler needs Dask: pip install 'csp2sat[dask]'", file="csp2sat", exit=Exit.USAGE
+                ) from None
+            self.client = Client(scheduler) if isinstance(scheduler, str) else Client(scheduler)
+            self.payload_ref = self.client.scatter(payload, broadcast=True)
+            self.executor = self.client.get_executor(pure=False)
+
+    def submit(self, cubes: list[list[int]], budget: float, keep: bool, limit: int | None) -> cf.Future:
+        return self.executor.submit(run_cubes, self.token, self.payload_ref, cubes, budget, keep, limit)
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.close()
+        else:
+            self.executor.shutdown(wait=True, cancel_futures=True)
+
+
+def parallel_enumerate(
+    compiled: Any,
+    model: Any,
+    jobs: int,
+    *,
+    scheduler: Any = None,
+    limit: int | None = None,
+    keep_answers: bool = True,
+    solver: str = DEFAULT_SOLVER,
+    verify: bool | str = True,
+    names: Sequence[str] | None = None,
+    budget: float = 1.0,
+    stats: ParallelStats | None = None,
+) -> Iterator[list[Answer] | int]:
+    """Enumerate the answers of a compiled model on `jobs` workers; yields batches as tasks end.
+
+    Batches are lists of answers (`keep_answers`) or numbers of answers. With
+    an objective, only optimal answers (the optimum is found here first).
+    `scheduler`: None for local processes, a Dask address (or a
+    `distributed` cluster object) otherwise. At most `limit` answers in all.
+    """
+    from csp2sat.enumerate import open_space
+
+    stats = stats if stats is not None else ParallelStats()
+    with open_space(compiled, model, solver, verify=False, names=names) as space:
+        if space._unsat:
+            return
+        units = list(space.fixed_units)
+        stats.optimum = space.optimum
+    payload = pickle.dumps((compiled, model, names, units, solver, verify), protocol=pickle.HIGHEST_PROTOCOL)
+    pool = _Pool(payload, jobs, scheduler)
+    pending: deque[list[int]] = deque([[]])
+    running: set[cf.Future] = set()
+    total = 0
+    # The first task is short: its leftover cubes are what the other workers start from.
+    task_budget = min(budget, 0.2)
+    try:
+        while pending or running:
+            free = jobs - len(running)
+            if pending and free > 0:
+                groups = min(free, len(pending))
+                cubes = list(pending)
+                pending.clear()
+                for k in range(groups):  # round robin: each task gets large (early) and small cubes
+                    running.add(pool.submit(cubes[k::groups], task_budget, keep_answers, _left(limit, total)))
+                    stats.tasks += 1
+            done, running_left = cf.wait(running, return_when=cf.FIRST_COMPLETED)
+            running = set(running_left)
+            task_budget = budget
+            for future in done:
+                result: CubeResult = future.result()
+                stats.sat_calls += result.calls
+                stats.worker_cpu_s += result.cpu_s
+                stats.checked += result.checked
+                pending.extend(result.leftover)
+                if limit is not None:
+                    room = limit - total
+                    result.count = min(result.count, room)
+                    if result.answers is not None:
+                        result.answers = result.answers[:room]
+                total += result.count
+                if result.count:
+                    yield result.answers if keep_answers else result.count
+                if limit is not None and total >= limit:
+                    pending.clear()
+                    for other in running:
+                        other.cancel()
+                    return
+    finally:
+        pool.close()
+
+
+def _left(limit: int | None, total: int) -> int | None:
+    return None if limit is None else limit - total
+
+
+def parallel_count(compiled: Any, model: Any, jobs: int, **options: Any) -> int:
+    """The number of answers, counted on `jobs` workers (options as for `parallel_enumerate`)."""
+    return sum(parallel_enumerate(compiled, model, jobs, keep_answers=False, **options))
+
+
+# ---------------------------------------------------------------- portfolio
+
+
+def portfolio_solvers(jobs: int, first: str = DEFAULT_SOLVER) -> list[str]:
+    """The solver of each portfolio worker: `first`, then the others of `PORTFOLIO`."""
+    names = [first] + [name for name in PORTFOLIO if name != first]
+    return [names[k % len(names)] for k in range(jobs)]
+
+
+def _portfolio_worker(payload: bytes, solver_name: str, index: int, queue: Any, best_rank: Any, proven: Any) -> None:
+    """One racer: solve, then (objective) bisect with the bounds shared through `best_rank` and `proven`.
+
+    Ranks index the objective's domain values, best first. `best_rank`: rank
+    of the best answer anyone has found; `proven`: no answer has a rank below it.
+    """
+    from csp2sat.solver import Search
+
+    _die_with_parent()
+    model, compiled, verify = pickle.loads(payload)
+    try:
+        search = Search(model, compiled, solver=solver_name, verify=verify)
+        if not search._solve([]):
+            queue.put(("unsat", index, None, None))
+            return
+        values = search._answer()
+        objective = model.objective
+        if objective is None:
+            queue.put(("sat", index, values, None))
+            return
+        minimise = objective.sense == "minimize"
+        ranked = compiled.domain_values(objective.var)
+        if not minimise:
+            ranked.reverse()
+        position = {v: k for k, v in enumerate(ranked)}
+
+        def report(values: dict) -> int:
+            rank = position[values[objective.var]]
+            with best_rank.get_lock():
+                if rank < best_rank.value:
+                    best_rank.value = rank
+                    queue.put(("answer", index, values, tuple(values[n] for n in objective.shown)))
+            return rank
+
+        mine = report(values)
+        while True:
+            with proven.get_lock():
+                lo = proven.value
+            top = min(mine, best_rank.value)  # someone else's better answer bounds my search too
+            if lo >= top:
+                break
+            target = ranked[lo + (top - lo) // 2]
+            bound = search._at_least_as_good(objective.var, target, minimise)
+            if bound is True:
+                break
+            if bound is False or not search._solve([bound]):
+                if bound is not False:
+                    search.sat.add_clause([-bound])
+                with proven.get_lock():
+                    proven.value = max(proven.value, position[target] + 1)
+                continue
+            mine = report(search._answer())
+        queue.put(("optimum", index, None, None))
+    except Exception as err:  # reported, never silent: the coordinator shows it if nobody else succeeds
+        queue.put(("error", index, repr(err), None))
+
+
+@dataclass
+class PortfolioResult:
+    """Status (Sugar's word), the winning solver and the answer (the best one with an objective)."""
+
+    status: str
+    winner: str | None
+    values: dict | None = None
+    objective: int | None = None
+    proven: bool = True
+    errors: list[str] = field(default_factory=list)
+
+
+def portfolio_solve(
+    model: Any,
+    compiled: Any,
+    jobs: int,
+    *,
+    first: str = DEFAULT_SOLVER,
+    timeout: float | None = None,
+    verify: bool = True,
+    on_answer: Callable[[dict, tuple], None] | None = None,
+) -> PortfolioResult:
+    """Race `jobs` solvers (`portfolio_solvers`) on the compiled model; the first proof wins (see module doc).
+
+    `on_answer(values, objective_values)` sees every improving answer (with an
+    objective) or the single answer, in the coordinator process.
+    """
+    import multiprocessing
+    import queue as queues
+
+    from csp2sat.solver import OPTIMUM, SATISFIABLE, UNKNOWN, UNSATISFIABLE
+
+    context = multiprocessing.get_context("spawn")
+    payload = pickle.dumps((model, compiled, verify), protocol=pickle.HIGHEST_PROTOCOL)
+    results = context.Queue()
+    best_rank = context.Value("q", 1 << 62)
+    proven = context.Value("q", 0)
+    names = portfolio_solvers(jobs, first)
+    workers = [
+        context.Process(target=_portfolio_worker, args=(payload, name, k, results, best_rank, proven), daemon=True)
+        for k, name in enumerate(names)
+    ]
+    for worker in workers:
+        worker.start()
+    deadline = None if timeout is None else time.monotonic() + timeout
+    outcome = PortfolioResult(UNKNOWN, None, proven=False)
+    rank_of: Callable[[int], int] = lambda value: 0
+    if model.objective is not None:
+        ranked = compiled.domain_values(model.objective.var)
+        if model.objective.sense != "minimize":
+            ranked.reverse()
+        rank_of = {v: k for k, v in enumerate(ranked)}.__getitem__
+    best = 1 << 62  # rank of the best answer received
+    failed = 0
+    finished = False  # a proof arrived; with an objective, wait for the answer it rests on
+    try:
+        while failed < len(workers):
+            if finished and (model.objective is None or best <= best_rank.value):
+                break
+            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+            try:
+                kind, index, values, shown = results.get(timeout=wait)
+            except queues.Empty:
+                break  # time is up: keep the best answer, unproven
+            if kind == "answer":
+                rank = rank_of(values[model.objective.var])
+                if rank >= best:  # answers from different workers may arrive out of order
+                    continue
+                best = rank
+                outcome.values, outcome.winner = values, names[index]
+                outcome.objective = values[model.objective.var]
+                if outcome.status == UNKNOWN:
+                    outcome.status = SATISFIABLE
+                if on_answer:
+                    on_answer(values, shown)
+                continue
+            if kind == "error":
+                outcome.errors.append(f"{names[index]}: {values}")
+                failed += 1
+                continue
+            outcome.winner, outcome.proven, finished = names[index], True, True
+            if kind == "unsat":
+                outcome.status = UNSATISFIABLE
+            elif kind == "sat":
+                outcome.status, outcome.values = SATISFIABLE, values
+                if on_answer:
+                    on_answer(values, ())
+            else:
+                outcome.status = OPTIMUM
+    finally:
+        for worker in workers:
+            if worker.is_alive():
+                worker.terminate()
+        for worker in workers:
+            worker.join()
+    return outcome
+
+
+def default_jobs() -> int:
+    """The number of usable cores."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)

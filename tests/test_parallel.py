@@ -1,0 +1,125 @@
+"""Tests of csp2sat.parallel: cube-split counts and answers equal the sequential ones; the portfolio's verdicts."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from csp2sat.checker import check
+from csp2sat.compiler import compile_model
+from csp2sat.enumerate import open_space
+from csp2sat.parallel import parallel_count, parallel_enumerate, portfolio_solve
+from csp2sat.parser import parse_text
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# 5*5*3 assignments, hidden _h: answers are (x, y) pairs with x <= y + _h for some _h (projected once each).
+HIDDEN = "(int x 1 5)\n(int y 1 5)\n(int _h 0 2)\n(<= x (+ y _h))\n(bool p)\n(iff p (< x y))\n"
+
+
+def _compiled(text: str):
+    model = check(parse_text(text))
+    return model, compile_model(model)
+
+
+def _sequential(text: str) -> list[tuple]:
+    model, compiled = _compiled(text)
+    with open_space(compiled, model) as space:
+        return [tuple(a.values()) for a in space.solutions()]
+
+
+def test_parallel_answers_equal_sequential_answers_without_duplicates() -> None:
+    model, compiled = _compiled(HIDDEN)
+    expected = _sequential(HIDDEN)
+    # Brute force: x <= y + 2 over 1..5 x 1..5.
+    assert len(expected) == len({(x, y) for x in range(1, 6) for y in range(1, 6) if x <= y + 2}) == 22
+    # A tiny budget makes every task hand its leftover cubes back: the redistribution path is exercised.
+    found = [
+        tuple(a.values())
+        for batch in parallel_enumerate(compiled, model, 2, budget=0.0)
+        for a in batch
+    ]
+    assert len(found) == len(set(found)) == 22
+    assert set(found) == set(expected)
+    assert parallel_count(compiled, model, 2, budget=0.0) == 22
+    limited = [a for batch in parallel_enumerate(compiled, model, 2, limit=5, budget=0.0) for a in batch]
+    assert len(limited) == 5
+
+
+@pytest.mark.slow
+def test_parallel_count_of_a_pentomino_box_equals_the_sequential_count() -> None:
+    model, compiled = _compiled((ROOT / "csp" / "pentomino" / "box_3x20.csp").read_text())
+    assert parallel_count(compiled, model, 2, budget=0.5) == 8
+
+
+def test_parallel_enumeration_ranges_over_optimal_answers_only() -> None:
+    text = "(int x 0 3)\n(int y 0 3)\n(>= (+ x y) 2)\n(objective minimize x)\n"
+    model, compiled = _compiled(text)
+    found = {tuple(a.values()) for batch in parallel_enumerate(compiled, model, 2, budget=0.0) for a in batch}
+    assert found == {(0, 2), (0, 3)}
+
+
+def test_unsatisfiable_problem_has_no_answers_in_parallel() -> None:
+    model, compiled = _compiled("(int x 1 3)\n(> x 3)\n")
+    assert parallel_count(compiled, model, 2) == 0
+
+
+def test_dask_local_cluster_gives_the_local_count() -> None:
+    distributed = pytest.importorskip("distributed")
+    model, compiled = _compiled(HIDDEN)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        answers = [a for batch in parallel_enumerate(compiled, model, 2, scheduler=cluster, budget=0.0) for a in batch]
+    assert len(answers) == len({tuple(a.values()) for a in answers}) == 22
+
+
+@pytest.mark.parametrize(
+    "text,status,objective",
+    [
+        ("(int x 1 3)\n(> x 3)\n", "UNSATISFIABLE", None),
+        ("(int x 1 3)\n(> x 2)\n", "SATISFIABLE", None),
+        ("(int x 0 40)\n(int y 0 40)\n(>= (+ x (* 2 y)) 37)\n(int s 0 80)\n(= s (+ x y))\n(objective minimize s)\n", "OPTIMUM FOUND", 19),
+        ("(int x 0 40)\n(int y 0 40)\n(<= (+ x (* 2 y)) 37)\n(int s 0 80)\n(= s (+ x y))\n(objective maximize s)\n", "OPTIMUM FOUND", 37),
+    ],
+)
+def test_portfolio_verdicts(text: str, status: str, objective: int | None) -> None:
+    model, compiled = _compiled(text)
+    seen = []
+    result = portfolio_solve(model, compiled, 2, on_answer=lambda values, shown: seen.append(shown))
+    assert result.status == status
+    assert result.winner in ("cadical195", "glucose4")
+    if objective is not None:
+        assert result.objective == objective
+        improving = [s[0] for s in seen]
+        assert improving == sorted(improving, reverse=model.objective.sense == "minimize")
+        assert len(improving) == len(set(improving))
+    if status == "SATISFIABLE":
+        assert result.values["x"] == 3
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    exe = Path(sys.executable).with_name("csp2sat")
+    return subprocess.run([str(exe), *args], capture_output=True, text=True, cwd="/", timeout=300)
+
+
+def test_cli_count_and_all_with_jobs(tmp_path: Path) -> None:
+    path = tmp_path / "hidden.csp"
+    path.write_text(HIDDEN)
+    assert _cli("solve", "--count", "-j", "2", str(path)).stdout == "c SOLUTIONS 22\n"
+    out = _cli("solve", "--all", "--jobs", "2", str(path)).stdout
+    assert out.startswith("s SATISFIABLE\n") and out.endswith("c SOLUTIONS 22\n")
+    assert out.count("\na\n") == 22
+    assert _cli("solve", "-n", "3", "-j", "2", str(path)).stdout.endswith("c SOLUTIONS 3\n")
+
+
+def test_cli_portfolio(tmp_path: Path) -> None:
+    path = tmp_path / "opt.csp"
+    path.write_text("(int x 0 40)\n(int y 0 40)\n(>= (+ x (* 2 y)) 37)\n(int s 0 80)\n(= s (+ x y))\n(objective minimize s)\n")
+    out = _cli("solve", "--jobs", "2", str(path)).stdout
+    assert out.startswith("s SATISFIABLE\n")
+    assert "\no 19\na x\t1\na y\t18\na s\t19\na\ns OPTIMUM FOUND\n" in out
+    assert out.endswith("s OPTIMUM FOUND\n")
+    assert _cli("solve", "-j", "2", str(tmp_path / "nope.csp")).returncode != 0
