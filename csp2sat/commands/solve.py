@@ -76,7 +76,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from csp2sat.commands import sugar_modes
 
     sugar_modes.add_arguments(parser)
-    parallel = parser.add_argument_group("parallel search (see docs/beyond-sugar.md)")
+    parallel = parser.add_argument_group("parallel search")
     parallel.add_argument(
         "-j",
         "--jobs",
