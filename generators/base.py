@@ -5,6 +5,19 @@ board. Data flows one way: ``read`` (text -> puzzle) -> ``generate`` (puzzle ->
 .csp text) -> a solver -> ``decode`` (puzzle + answer values -> solution) ->
 ``render`` (solution -> drawing / answer text / SVG). Each genre lives in its
 own module and registers itself with `register`.
+
+Two conventions every genre keeps, so that a generated file says exactly what
+its puzzle says:
+
+- the printed variables of a generated file are the puzzle's answer and
+  nothing else: one printed assignment per solution of the puzzle. Every
+  auxiliary variable (loop directions, numberings, roles, ...) is named with
+  `helper`, i.e. starts with ``_``, which Sugar and csp2sat solve but do not
+  print, so ``solve --count/--unique`` count puzzle solutions;
+- ``check(puzzle, solution)`` re-checks a decoded solution against the rules
+  of the genre, written from the rules (never by re-running the encoder), and
+  returns the broken rules as `Violation` s naming the place (``draw`` refuses
+  a log whose answer breaks a rule).
 """
 
 from __future__ import annotations
@@ -12,6 +25,35 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
+
+HIDDEN_PREFIX = "_"
+
+
+def helper(name: str) -> str:
+    """The name of an auxiliary (not printed) variable: `name` with Sugar's hiding prefix ``_``."""
+    return HIDDEN_PREFIX + name
+
+
+def is_printed(name: str) -> bool:
+    """True for a variable Sugar prints (its name does not start with ``_``)."""
+    return not name.startswith(HIDDEN_PREFIX)
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A rule of the puzzle that a solution breaks, and where (e.g. ``row 2, column 3``)."""
+
+    rule: str
+    where: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.rule}"
+
+
+def cell_name(r: int, c: int) -> str:
+    """How a violation names a cell (0-based, as the puzzle files and variable names count)."""
+    return f"cell row {r}, column {c}"
+
 
 # A solution log read back: variable name -> int or bool value (see `read_log`).
 Values = Mapping[str, "int | bool"]
@@ -42,6 +84,8 @@ class Genre:
       raising `PuzzleError` when a needed variable is missing.
     - `render(puzzle, solution, fmt)` returns the solution as ``drawing`` (terminal text),
       ``answer`` (the canonical solution text of shared/puzzles/README.md) or ``svg``.
+    - `check(puzzle, solution)` lists the rules the solution breaks (empty: it is a solution),
+      checked from the rules independently of the encoding.
     """
 
     name: str
@@ -51,6 +95,7 @@ class Genre:
     generate: Callable[[Any], str]
     decode: Callable[[Any, Values], Any]
     render: Callable[[Any, Any, str], str]
+    check: Callable[[Any, Any], "list[Violation]"]
 
 
 FORMATS = ("drawing", "answer", "svg")
@@ -139,3 +184,33 @@ def read_log(text: str) -> dict[str, "int | bool"]:
     if not seen_answer:
         raise PuzzleError("the log holds no answer (no 'a' lines)")
     return values
+
+
+def read_answers(text: str) -> tuple[list[dict[str, "int | bool"]], bool]:
+    """Every answer in a Sugar-format log, in order, and whether the log is an optimisation's.
+
+    An answer is a run of ``a NAME VALUE`` lines ended by a lone ``a`` (or by an
+    ``s``/``o``/``c`` line or the end of the log). A log of ``solve --all`` or of
+    ``--unique`` with two solutions holds several answers; an optimisation log
+    (``o`` lines) holds improving ones, of which the last is the best. Errors as
+    `read_log`, which reads the lines first.
+    """
+    read_log(text)  # the same errors, with positions
+    answers: list[dict[str, int | bool]] = []
+    current: dict[str, int | bool] = {}
+    optimising = False
+    for raw in text.splitlines():
+        parts = raw.split()
+        if not parts:
+            continue
+        if parts[0] == "a" and len(parts) == 3:
+            word = parts[2]
+            current[parts[1]] = word == "true" if word in ("true", "false") else int(word)
+            continue
+        optimising = optimising or parts[0] == "o"
+        if parts[0] in ("a", "s", "o", "c") and current:
+            answers.append(current)
+            current = {}
+    if current:
+        answers.append(current)
+    return answers, optimising

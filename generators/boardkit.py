@@ -118,7 +118,41 @@ def need(values: Values, name: str) -> int:
         value = values[name]
     except KeyError:
         raise PuzzleError(f"the solution log has no value for {name}") from None
+    if isinstance(value, bool):  # a Boolean where the puzzle has an integer: a log of something else
+        raise PuzzleError(f"{name} = {str(value).lower()} is not an integer")
     return int(value)
+
+
+def need_in(values: Values, name: str, lo: int, hi: int, meaning: str) -> int:
+    """`need`, and a `PuzzleError` when the value is outside lo..hi (`meaning` says what it should be).
+
+    A log of another puzzle or encoding can hold any integer under a known name
+    (``a h_0_0 7``); decoders read through this so such a value is never drawn.
+    """
+    value = need(values, name)
+    if not lo <= value <= hi:
+        raise PuzzleError(f"{name} = {value} is not {meaning} ({lo}..{hi})")
+    return value
+
+
+def connected(cells: Iterable[Pos]) -> list[set[Pos]]:
+    """The orthogonally connected groups of `cells`, each a set, in reading order of their first cell."""
+    left = set(cells)
+    groups = []
+    for start in sorted(left):
+        if start not in left:
+            continue
+        left.discard(start)
+        group, stack = {start}, [start]
+        while stack:
+            r, c = stack.pop()
+            for other in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if other in left:
+                    left.discard(other)
+                    group.add(other)
+                    stack.append(other)
+        groups.append(group)
+    return groups
 
 
 # ---------------------------------------------------------------- CSP text

@@ -10,13 +10,15 @@ block of 3/4, 5/6 an inner cell of a block of 3/4. Each role says what the
 neighbours must be. Because equal sizes never touch unless in one block,
 "two adjacent cells have equal size" means "they are in the same block", which
 gives the crossing rule and the one-clue-per-block rule as plain (in)equalities.
+The sizes determine the blocks and are the printed answer; the roles are hidden
+helpers (``_b_R_C``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from csp2sat.generators.base import Genre, PuzzleError, Values, register
+from csp2sat.generators.base import Genre, PuzzleError, Values, Violation, cell_name, helper, register
 from csp2sat.generators.boardkit import (
     PALETTE,
     CspText,
@@ -78,7 +80,7 @@ def _a(cell: Pos) -> str:
 
 
 def _b(cell: Pos) -> str:
-    return f"b_{cell[0]}_{cell[1]}"
+    return helper(f"b_{cell[0]}_{cell[1]}")
 
 
 def _all(parts: list[str]) -> str:
@@ -173,7 +175,7 @@ def generate(puzzle: Fillmat) -> str:
         puzzle.text_lines(),
         [
             "a_R_C: the size (1..4) of the block holding cell (R, C)",
-            "b_R_C: its role: 1, 2 = that size; 3, 4 = an end of a block of 3, 4; 5, 6 = inside a block of 3, 4",
+            "_b_R_C: its role (a hidden helper): 1, 2 = that size; 3, 4 = an end of a block of 3, 4; 5, 6 = inside a block of 3, 4",
         ],
     )
     out.block("Block sizes and roles (a middle role needs two opposite neighbours in the grid)")
@@ -247,6 +249,41 @@ def blocks(sizes: list[list[int]]) -> list[list[int]]:
     return labels
 
 
+def check(puzzle: Fillmat, sizes: list[list[int]]) -> list[Violation]:
+    """The rules the size grid breaks, from the rules: straight blocks of 1..4 cells whose size is their
+    number (adjacent cells of equal size are one block, so equal blocks never touch), no point where
+    four block borders meet, a clue is its block's size, and a block holds at most one clue."""
+    found = []
+    labels = blocks(sizes)
+    members: dict[int, list[Pos]] = {}
+    for r, row in enumerate(labels):
+        for c, label in enumerate(row):
+            members.setdefault(label, []).append((r, c))
+    for cells in members.values():
+        size = sizes[cells[0][0]][cells[0][1]]
+        straight = len({r for r, _ in cells}) == 1 or len({c for _, c in cells}) == 1
+        if len(cells) != size or not straight:
+            found.append(Violation(
+                "blocks are straight lines of as many cells as their size and blocks of equal size never touch, "
+                f"and here {len(cells)} cell(s) of size {size} form one block" + ("" if straight else " (not in a line)"),
+                f"the block at {cell_name(*cells[0])}"))
+        clues = [cell for cell in cells if cell in puzzle.clues]
+        if len(clues) > 1:
+            found.append(Violation(f"a block holds at most one clue, and this one holds {len(clues)}",
+                                   f"the block at {cell_name(*cells[0])}"))
+    for r in range(puzzle.rows - 1):
+        for c in range(puzzle.cols - 1):
+            tl, tr, bl, br = labels[r][c], labels[r][c + 1], labels[r + 1][c], labels[r + 1][c + 1]
+            if tl != tr and bl != br and tl != bl and tr != br:
+                found.append(Violation("four block borders never meet at a point, and they meet at the "
+                                       "bottom-right corner of this cell", cell_name(r, c)))
+    for (r, c), value in sorted(puzzle.clues.items()):
+        if value is not None and sizes[r][c] != value:
+            found.append(Violation(f"the clue {value} is the size of its block, and the block has size {sizes[r][c]}",
+                                   cell_name(r, c)))
+    return found
+
+
 def render(puzzle: Fillmat, solution: list[list[int]], fmt: str) -> str:
     """The blocks as ``drawing`` (borders and sizes), ``answer`` (one digit per cell) or ``svg``."""
     check_format(fmt)
@@ -275,5 +312,6 @@ GENRE = register(
         generate=generate,
         decode=decode,
         render=render,
+        check=check,
     )
 )

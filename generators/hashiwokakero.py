@@ -4,13 +4,14 @@ Rules: join the islands with horizontal and vertical bridges, at most two
 between two islands, bridges do not cross, an island's number is the count of
 its bridges, and all islands are connected.
 
-The encoding is the one of the Hashiwokakero seed (Sugar's puzzle page):
-``h_R_C`` / ``v_R_C`` in -2..2 are the bridges from island R,C to the next
-island right / below, their sign a direction (positive: rightward/downward);
-``(abs ...)`` sums give the counts; crossing bridges exclude each other; every
-island has a number ``z_R_C`` and a root flag ``r_R_C``: exactly one root has
-number 1, bridges lead from smaller to larger numbers, and every other island
-has an incoming bridge, so all islands hang from the root.
+Encoding: ``h_R_C`` / ``v_R_C`` in 0..2 are the bridges from island R,C to the
+next island right / below, and the only printed variables, so one printed
+answer is one solution; sums give the counts; crossing bridges exclude each
+other. Connectivity: the first island is the root with number 1, and every
+other island has a bridge to an island with a smaller hidden number
+``_z_R_C``. (The seed's encoding signs the bridges -2..2 with a direction and
+prints its numbering, so one solution is printed many times; `decode` still
+reads the seed's and real Sugar's logs of it.)
 Input: one character per cell (``1``-``8``, ``.``, ``?``, data/README.md) or
 whitespace-separated tokens (``-``, ``.``, ``0`` or ``-1`` for water) as
 Sugar's ``hashiwokakero.pl`` reads and prints them.
@@ -20,8 +21,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from csp2sat.generators.base import Genre, PuzzleError, Values, register
-from csp2sat.generators.boardkit import CspText, Svg, check_format, need, number_cell, read_grid
+from csp2sat.generators.base import Genre, PuzzleError, Values, Violation, cell_name, helper, register
+from csp2sat.generators.boardkit import CspText, Svg, check_format, need_in, number_cell, read_grid
 
 Pos = tuple[int, int]
 UNKNOWN = None  # a `?` island: its bridge count is not given
@@ -99,26 +100,26 @@ def _token(p: Hashi, r: int, c: int) -> str:
 
 
 def generate(p: Hashi) -> str:
-    """The Sugar CSP text of a board (the seed's encoding)."""
+    """The Sugar CSP text of a board: the bridge counts are the printed answer, connectivity uses hidden helpers."""
+    islands = sorted(p.islands)
+    root = islands[0]
     out = CspText(
         f"Hashiwokakero {p.rows}x{p.cols} ('?' = island of unknown count)",
         [" ".join(_token(p, r, c) for c in range(p.cols)) for r in range(p.rows)],
-        ["h_R_C / v_R_C: bridges from island R,C to the next island right / below, -2..2;",
-         "  |value| is the number of bridges, the sign their direction (> 0: rightward / downward)",
-         "z_R_C: the number of island R,C; r_R_C = 1 for the root island"],
+        ["h_R_C / v_R_C: the number of bridges (0..2) from island R,C to the next island right / below",
+         f"_z_R_C: hidden helper, the distance number of island R,C from the root island {root[0]},{root[1]}"],
     )
-    mine: dict[Pos, list[tuple[Bridge, bool]]] = {pos: [] for pos in p.islands}
+    mine: dict[Pos, list[Bridge]] = {pos: [] for pos in p.islands}
     for b in p.bridges:
-        mine[b.a].append((b, True))
-        mine[b.b].append((b, False))
+        mine[b.a].append(b)
+        mine[b.b].append(b)
     out.block("Rules 1, 3, 4: bridges run along rows and columns to the next island, at most 2")
-    out.extend(f"(int {b.var} -2 2)  ; {b.a[0]},{b.a[1]} - {b.b[0]},{b.b[1]}" for b in p.bridges)
+    out.extend(f"(int {b.var} 0 2)  ; {b.a[0]},{b.a[1]} - {b.b[0]},{b.b[1]}" for b in p.bridges)
     out.block("Rule 2: an island's number is the count of its bridges ('?' islands: any count)")
-    for pos in sorted(p.islands):
+    for pos in islands:
         count = p.islands[pos]
         if count is not None:
-            terms = " ".join(f"(abs {b.var})" for b, _ in mine[pos])
-            out.add(f"(= (+ {terms}) {count})")
+            out.add(f"(= (+ {' '.join(b.var for b in mine[pos])}) {count})" if mine[pos] else f"(= 0 {count})")
     out.block("Rule 5: bridges do not cross")
     horizontal = [b for b in p.bridges if b.horizontal]
     vertical = [b for b in p.bridges if not b.horizontal]
@@ -127,55 +128,69 @@ def generate(p: Hashi) -> str:
         for v in vertical:
             if h.a[1] < v.a[1] < h.b[1] and v.a[0] < r < v.b[0]:
                 out.add(f"(or (= {h.var} 0) (= {v.var} 0))")
-    n = len(p.islands)
+    n = len(islands)
     out.block(
-        "Rule 1: all islands are connected (rooted numbering)",
-        "exactly one root, the island numbered 1; a bridge leads from the smaller to the larger number;",
-        "every island but the root has an incoming bridge, so every island is reached from the root",
+        "Rule 1: all islands are connected (rooted numbering, hidden: several numberings fit one answer)",
+        f"the root island {root[0]},{root[1]} has number 1 (every island is on every solution's one network);",
+        "every other island has a bridge to an island with a smaller number, so it is reached from the root",
     )
-    for r, c in sorted(p.islands):
-        out.add(f"(int z_{r}_{c} 1 {n})")
-        out.add(f"(int r_{r}_{c} 0 1)")
-        out.add(f"(iff (= z_{r}_{c} 1) (= r_{r}_{c} 1))")
-    out.add(f"(= (+ {' '.join(f'r_{r}_{c}' for r, c in sorted(p.islands))}) 1)")
-    for pos in sorted(p.islands):
-        z = f"z_{pos[0]}_{pos[1]}"
-        incoming = []
-        for b, first in mine[pos]:
-            other = b.b if first else b.a
-            out_sign, in_sign = (">", "<") if first else ("<", ">")
-            out.add(f"(=> ({out_sign} {b.var} 0) (< {z} z_{other[0]}_{other[1]}))")
-            incoming.append(f"({in_sign} {b.var} 0)")
-        rule = incoming[0] if len(incoming) == 1 else f"(or {' '.join(incoming)})" if incoming else "false"
-        out.add(f"(=> (= r_{pos[0]}_{pos[1]} 0) {rule})")
+    z = {pos: helper(f"z_{pos[0]}_{pos[1]}") for pos in islands}
+    for pos in islands:
+        out.add(f"(int {z[pos]} 1 1)" if pos == root else f"(int {z[pos]} 2 {max(2, n)})")
+    for pos in islands:
+        if pos == root:
+            continue
+        nearer = [f"(and (> {b.var} 0) (< {z[b.b if b.a == pos else b.a]} {z[pos]}))" for b in mine[pos]]
+        out.add(nearer[0] if len(nearer) == 1 else f"(or {' '.join(nearer)})" if nearer else "false")
     return out.text()
 
 
 def decode(p: Hashi, values: Values) -> dict[Bridge, int]:
-    """The number of bridges (1 or 2) on each used bridge position of a solution log."""
+    """The number of bridges (1 or 2) on each used bridge position of a solution log.
+
+    Reads our files' counts (0..2) and the seed's signed bridges (-2..2, the sign a direction).
+    """
     used = {}
     for b in p.bridges:
-        k = abs(need(values, b.var))
-        if k > 2:
-            raise PuzzleError(f"{b.var} = {k} is not a bridge count (-2..2)")
+        k = abs(need_in(values, b.var, -2, 2, "a bridge count (0..2, or -2..2 signed as in the seed's encoding)"))
         if k:
             used[b] = k
     return used
 
 
-def exclude(p: Hashi, s: dict[Bridge, int]) -> str:
-    """A Sugar constraint that excludes the bridges of `s` whatever their directions (for uniqueness checks)."""
-    return f"(or {' '.join(f'(!= (abs {b.var}) {s.get(b, 0)})' for b in p.bridges)})"
+def check(p: Hashi, s: dict[Bridge, int]) -> list[Violation]:
+    """The rules `s` breaks: island counts, at most 2 bridges (decode), no crossing, all islands connected."""
+    found = []
+    count = {pos: 0 for pos in p.islands}
+    for b, k in s.items():
+        count[b.a] += k
+        count[b.b] += k
+    for pos in sorted(p.islands):
+        want = p.islands[pos]
+        if want is not None and count[pos] != want:
+            found.append(Violation(f"the island {want} must have {want} bridges, and it has {count[pos]}",
+                                   f"the island at {cell_name(*pos)}"))
+    lines = list(s)
+    for h in lines:
+        for v in lines:
+            if h.horizontal and not v.horizontal and h.a[1] < v.a[1] < h.b[1] and v.a[0] < h.a[0] < v.b[0]:
+                found.append(Violation(f"bridges do not cross, and the bridge from {h.a} to {h.b} crosses "
+                                       f"the one from {v.a} to {v.b}", cell_name(h.a[0], v.a[1])))
+    groups: dict[Pos, Pos] = {pos: pos for pos in p.islands}
 
+    def find(x: Pos) -> Pos:
+        while groups[x] != x:
+            x = groups[x]
+        return x
 
-def fact_view(p: Hashi) -> tuple[str, list[str]]:
-    """Bridge counts for forced-value queries: extra Sugar lines defining ``_n_<bridge>`` = |bridge|, and their names.
-
-    The bridge variables also carry a direction (for connectivity), which differs
-    between solutions even when the bridges themselves do not.
-    """
-    lines = [f"(int _n_{b.var} 0 2)\n(= _n_{b.var} (abs {b.var}))" for b in p.bridges]
-    return "\n".join(lines) + "\n", [f"_n_{b.var}" for b in p.bridges]
+    for b in s:
+        groups[find(b.a)] = find(b.b)
+    first = min(p.islands)
+    apart = [pos for pos in sorted(p.islands) if find(pos) != find(first)]
+    if apart:
+        found.append(Violation(f"all islands are connected, and {len(apart)} cannot be reached from "
+                               f"island {first[0]},{first[1]}", f"the island at {cell_name(*apart[0])}"))
+    return found
 
 
 def _cells(p: Hashi, s: dict[Bridge, int]) -> dict[Pos, tuple[bool, int]]:
@@ -259,4 +274,4 @@ def render(p: Hashi, s: dict[Bridge, int], fmt: str) -> str:
 
 
 GENRE = register(Genre("hashiwokakero", ("hashi", "bridges"), "Hashiwokakero: connect the islands with bridges",
-                       read, generate, decode, render))
+                       read, generate, decode, render, check))

@@ -6,13 +6,17 @@ one simple closed loop, and draws loops as text. The genres give the graph
 
 Encoding (plain Sugar, chosen so that unit propagation does the work):
 
-- every node has an on-loop 0/1 variable ``p_R_C``; of its edges 0 are on
+Every variable declared here is an auxiliary one, hidden (``_`` prefix, see
+`generators.base.helper`): the edges alone are the printed answer, so a loop
+is printed once, not once per direction or numbering.
+
+- every node has an on-loop 0/1 variable ``_p_R_C``; of its edges 0 are on
   when p = 0 and 2 when p = 1 (no branches, no dead ends), written as clauses;
-- the loop is oriented: a Boolean ``d_E`` per edge E says it is travelled from
+- the loop is oriented: a Boolean ``_d_E`` per edge E says it is travelled from
   its first node to its second, and at every node one of its two loop edges
   enters and the other leaves;
 - connectivity by counting along the loop: every node has a W-bit number
-  ``z_R_C_K`` (bit K) and the node a loop edge enters has the number of the
+  ``_z_R_C_K`` (bit K) and the node a loop edge enters has the number of the
   node it leaves plus one, modulo 2^W; the rule is lifted on entering the root.
   Going once round a circuit adds its length to a number, so with 2^W above
   every circuit length only the circuit through the root can close. Unlike
@@ -21,7 +25,7 @@ Encoding (plain Sugar, chosen so that unit propagation does the work):
   every number follows by unit propagation from the root. A stray circuit of
   length 2^J times an odd number fails on bit J whatever the higher bits are, so
   the short ones the solver tries are refuted after guessing J low bits.
-  ``n_R_C_K`` is bit K of the node's number plus one. In a bipartite graph
+  ``_n_R_C_K`` is bit K of the node's number plus one. In a bipartite graph
   (grids are) only the nodes of one side count (the others pass their number
   on unchanged): a circuit still gains half its length, W drops by one and
   only half the nodes need the increment. Each edge costs 4W copying clauses;
@@ -29,14 +33,15 @@ Encoding (plain Sugar, chosen so that unit propagation does the work):
 - the root is a node certain to be on the loop when the genre knows one (a
   corner of a Slitherlink 3, a Masyu circle), its number fixed to 0; otherwise
   the first loop node in reading order, found by a prefix chain of Booleans
-  ``s_R_C`` ("some node up to here is on the loop").
+  ``_s_R_C`` ("some node up to here is on the loop").
 """
 
 from __future__ import annotations
 
 import itertools
-from typing import Sequence
+from typing import Callable, Sequence
 
+from csp2sat.generators.base import Violation, helper
 from csp2sat.generators.boardkit import CspText
 
 Pos = tuple[int, int]
@@ -46,7 +51,7 @@ Edge = tuple[str, Pos, Pos]
 
 def on_var(node: Pos) -> str:
     """The name of the on-loop variable of a node."""
-    return f"p_{node[0]}_{node[1]}"
+    return helper(f"p_{node[0]}_{node[1]}")
 
 
 def register_width(nodes: int) -> int:
@@ -81,7 +86,7 @@ def counting_nodes(nodes: Sequence[Pos], incident: dict[Pos, list[tuple[str, Pos
 
 
 def _bits(letter: str, node: Pos, width: int) -> list[str]:
-    return [f"{letter}_{node[0]}_{node[1]}_{k}" for k in range(width)]
+    return [helper(f"{letter}_{node[0]}_{node[1]}_{k}") for k in range(width)]
 
 
 def _equal(x: list[str], y: list[str]) -> str:
@@ -163,8 +168,8 @@ def single_loop(out: CspText, nodes: Sequence[Pos], edges: Sequence[Edge], certa
     """Write the rules "the edges with value 1 form exactly one closed loop" into `out`.
 
     `nodes` are in reading order; `certain` lists nodes the loop must pass
-    through (the first becomes the root). Declares ``p``, ``d`` and ``z`` (and
-    ``s`` without a certain node) variables; the edge variables must already be
+    through (the first becomes the root). Declares the hidden ``_p``, ``_d``, ``_z``
+    and ``_n`` (and ``_s`` without a certain node) variables; the edge variables must already be
     declared 0..1.
     """
     incident: dict[Pos, list[tuple[str, Pos]]] = {n: [] for n in nodes}
@@ -176,7 +181,7 @@ def single_loop(out: CspText, nodes: Sequence[Pos], edges: Sequence[Edge], certa
     width = register_width(len(counting))
 
     out.block(
-        "Loop: every node has 0 or 2 loop edges (p_R_C = 1: the loop passes through the node)",
+        "Loop: every node has 0 or 2 loop edges (_p_R_C = 1: the loop passes through the node)",
         "no branches and no dead ends, so the loop edges form disjoint circuits",
         "(degK P E1 ... EK): of a node's K edges, 2 are on when P = 1 and none when P = 0",
     )
@@ -191,29 +196,29 @@ def single_loop(out: CspText, nodes: Sequence[Pos], edges: Sequence[Edge], certa
             out.add(f"(= {on_var(node)} 0)")
 
     out.block(
-        "Loop: direction of travel (d_E true: edge E is travelled from its first node, top or left, to the other)",
+        "Loop: direction of travel (_d_E true: edge E is travelled from its first node, top or left, to the other)",
         "where two loop edges meet, one enters the node and the other leaves it",
         "(turnK E1 ... EK X1 ... XK): of any two of the node's edges that are on, exactly one enters it",
         "(Xi: edge Ei enters the node, d_E when the node is the edge's second node, (! d_E) when it is its first)",
     )
     out.extend(turn_predicate(k) for k in sorted({len(around) for around in incident.values()} - {0, 1}))
-    out.extend(f"(bool d_{name})" for name, _, _ in edges)
+    out.extend(f"(bool {helper('d_' + name)})" for name, _, _ in edges)
     first = {name: a for name, a, _ in edges}
     for node in nodes:
         names = [name for name, _ in incident[node]]
         if len(names) >= 2:
-            enters = [f"d_{e}" if first[e] != node else f"(! d_{e})" for e in names]
+            enters = [helper(f"d_{e}") if first[e] != node else f"(! {helper('d_' + e)})" for e in names]
             out.add(f"(turn{len(names)} {' '.join(names + enters)})")
 
     root = certain[0] if certain else None
     out.block(
-        f"Loop: one circuit only (z_R_C_K: bit K of the {width}-bit number of node R,C, counted modulo {1 << width})",
+        f"Loop: one circuit only (_z_R_C_K: bit K of the {width}-bit number of node R,C, counted modulo {1 << width})",
         "the node a loop edge enters has the outgoing number of the node it leaves, except the root;",
-        "a node's outgoing number is its number plus one at the counting nodes (those with n_R_C_K bits,",
+        "a node's outgoing number is its number plus one at the counting nodes (those with _n_R_C_K bits,",
         ("every other node of the grid" if bipartite else "all nodes") + ") and its number elsewhere;",
         f"round a circuit that misses the root the number would grow by its count of counting nodes (< {1 << width}),",
         "so there is no such circuit",
-        "(inc Z N): N = Z + 1 (n_R_C_K: bit K of node R,C's number plus one)",
+        "(inc Z N): N = Z + 1 (_n_R_C_K: bit K of node R,C's number plus one)",
         *(
             ("(link E D GA GB A B OA): edge E from counting node A to the other node B; if E is on, D says",
              "whether it is travelled from A to B, and the node entered (GA/GB true: it is not the root) has",
@@ -244,20 +249,65 @@ def single_loop(out: CspText, nodes: Sequence[Pos], edges: Sequence[Edge], certa
         guard = {n: "true" for n in nodes}
         guard[root] = "false"
     else:
-        out.comment("the root is the first loop node in reading order: s_R_C says a node up to R,C is on the loop")
-        out.extend(f"(bool s_{r}_{c})" for r, c in nodes)
+        out.comment("the root is the first loop node in reading order: _s_R_C says a node up to R,C is on the loop")
+        out.extend(f"(bool {helper(f's_{r}_{c}')})" for r, c in nodes)
         previous = "false"
         for r, c in nodes:
             here = f"(= {on_var((r, c))} 1)"
-            out.add(f"(iff s_{r}_{c} {here})" if previous == "false" else f"(iff s_{r}_{c} (or {previous} {here}))")
+            prefix = helper(f"s_{r}_{c}")
+            out.add(f"(iff {prefix} {here})" if previous == "false" else f"(iff {prefix} (or {previous} {here}))")
             guard[(r, c)] = previous
-            previous = f"s_{r}_{c}"
+            previous = prefix
         out.comment("there is a loop")
         out.add(previous)
     out.comment("the counting rule along every edge")
     for name, a, b in edges:
-        direction = f"d_{name}"
+        direction = helper(f"d_{name}")
         if bipartite and a not in counting:
-            a, b, direction = b, a, f"(! d_{name})"
+            a, b, direction = b, a, f"(! {direction})"
         numbers = _bits("z", a, width) + _bits("z", b, width) + outgoing[a] + ([] if bipartite else outgoing[b])
         out.add(f"(link {name} {direction} {guard[a]} {guard[b]} {' '.join(numbers)})")
+
+
+# ---------------------------------------------------------------- checking a decoded loop
+
+
+def loop_violations(on_edges: Sequence[tuple[Pos, Pos]], where: "Callable[[Pos], str]") -> list[Violation]:
+    """The ways the edges `on_edges` (pairs of nodes) fail to form exactly one simple closed loop.
+
+    Written from the rule, not from the encoding above: every node the edges
+    touch has exactly two of them (no dead end, no branch or crossing), and
+    they are all connected (one loop, not several). `where(node)` names a node.
+    """
+    degree: dict[Pos, int] = {}
+    around: dict[Pos, list[Pos]] = {}
+    for a, b in on_edges:
+        for x, y in ((a, b), (b, a)):
+            degree[x] = degree.get(x, 0) + 1
+            around.setdefault(x, []).append(y)
+    if not degree:
+        return [Violation("there must be a loop, and the answer has no loop edge", "the whole board")]
+    found = []
+    for node in sorted(degree):
+        if degree[node] == 1:
+            found.append(Violation("the loop has a dead end here (every point on the loop has 2 loop edges)",
+                                   where(node)))
+        elif degree[node] > 2:
+            found.append(Violation(f"the loop branches or crosses here ({degree[node]} loop edges meet)",
+                                   where(node)))
+    pieces = 0
+    seen: set[Pos] = set()
+    for start in sorted(degree):
+        if start in seen:
+            continue
+        pieces += 1
+        seen.add(start)
+        stack = [start]
+        while stack:
+            for other in around[stack.pop()]:
+                if other not in seen:
+                    seen.add(other)
+                    stack.append(other)
+        if pieces == 2:
+            found.append(Violation("there is only one loop, and the answer has a second one", f"the one through {where(start)}"))
+    return found

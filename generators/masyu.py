@@ -7,6 +7,7 @@ a black circle it turns and goes straight through the next cell on both sides.
 
 Variables: ``h_R_C`` (0/1) joins cell R,C to the cell on its right, ``v_R_C``
 (0/1) to the cell below; every cell is a loop node (`generators.loopkit`).
+The links are the printed answer; the loop bookkeeping is hidden (``_`` names).
 Input: one character per cell (``W`` white, ``B`` black, ``.`` empty,
 data/README.md) or whitespace-separated tokens (``1``/``W`` white, ``2``/``B``
 black, ``0``, ``-1``, ``-`` or ``.`` empty).
@@ -17,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from csp2sat.generators import loopkit
-from csp2sat.generators.base import Genre, PuzzleError, Values, register
-from csp2sat.generators.boardkit import CspText, Svg, Token, check_format, need, read_grid
+from csp2sat.generators.base import Genre, PuzzleError, Values, Violation, cell_name, register
+from csp2sat.generators.boardkit import CspText, Svg, Token, check_format, need_in, read_grid
 
 Pos = tuple[int, int]
 WHITE, BLACK = "W", "B"
@@ -82,7 +83,7 @@ def generate(p: Masyu) -> str:
         f"Masyu {p.rows}x{p.cols} (W white circle, B black circle)",
         ["".join(x or "." for x in row) for row in p.circles],
         ["h_R_C: the loop joins cell R,C and R,C+1; v_R_C: cell R,C and R+1,C",
-         "p_R_C: the loop passes through cell R,C"],
+         "names starting with _ are helpers (loop bookkeeping), solved but not printed"],
     )
     edges = _edges(p)
     names = {name for name, _, _ in edges}
@@ -135,9 +136,56 @@ def generate(p: Masyu) -> str:
 
 def decode(p: Masyu, values: Values) -> Loop:
     """The loop of a solution log's values (`PuzzleError` when a link variable is missing)."""
-    horizontal = frozenset((r, c) for r in range(p.rows) for c in range(p.cols - 1) if need(values, f"h_{r}_{c}"))
-    vertical = frozenset((r, c) for r in range(p.rows - 1) for c in range(p.cols) if need(values, f"v_{r}_{c}"))
+    meaning = "a link (0 off, 1 on the loop)"
+    horizontal = frozenset((r, c) for r in range(p.rows) for c in range(p.cols - 1)
+                           if need_in(values, f"h_{r}_{c}", 0, 1, meaning))
+    vertical = frozenset((r, c) for r in range(p.rows - 1) for c in range(p.cols)
+                         if need_in(values, f"v_{r}_{c}", 0, 1, meaning))
     return Loop(horizontal, vertical)
+
+
+def check(p: Masyu, s: Loop) -> list[Violation]:
+    """The rules `s` breaks: one simple loop through every circle; straight on white with a turn next
+    to it; a turn on black, straight on through the next cell on both sides."""
+
+    def links(r: int, c: int) -> tuple[bool, bool, bool, bool]:
+        # up, down, left, right
+        return ((r - 1, c) in s.vertical, (r, c) in s.vertical, (r, c - 1) in s.horizontal, (r, c) in s.horizontal)
+
+    def straight(r: int, c: int) -> bool:
+        up, down, left, right = links(r, c)
+        return (up and down) or (left and right)
+
+    on = [((r, c), (r, c + 1)) for r, c in s.horizontal] + [((r, c), (r + 1, c)) for r, c in s.vertical]
+    found = loopkit.loop_violations(on, lambda n: cell_name(*n))
+    for r, row in enumerate(p.circles):
+        for c, circle in enumerate(row):
+            if not circle:
+                continue
+            up, down, left, right = links(r, c)
+            colour = "white" if circle == WHITE else "black"
+            if not any((up, down, left, right)):
+                found.append(Violation(f"the loop passes through every circle, and misses this {colour} one",
+                                       cell_name(r, c)))
+                continue
+            if circle == WHITE:
+                if not straight(r, c):
+                    found.append(Violation("the loop goes straight through a white circle, and turns here",
+                                           cell_name(r, c)))
+                else:
+                    nexts = [(r, c - 1), (r, c + 1)] if left and right else [(r - 1, c), (r + 1, c)]
+                    if all(straight(*n) for n in nexts):
+                        found.append(Violation("the loop turns next to a white circle on at least one side, "
+                                               "and goes straight on both", cell_name(r, c)))
+            else:
+                if straight(r, c):
+                    found.append(Violation("the loop turns on a black circle, and goes straight here",
+                                           cell_name(r, c)))
+                for used, nxt in ((up, (r - 1, c)), (down, (r + 1, c)), (left, (r, c - 1)), (right, (r, c + 1))):
+                    if used and not straight(*nxt):
+                        found.append(Violation("the loop goes straight through the cells next to a black circle, "
+                                               f"and turns in {cell_name(*nxt)}", cell_name(r, c)))
+    return found
 
 
 def _picture(p: Masyu, s: Loop, width: int) -> str:
@@ -187,4 +235,4 @@ def render(p: Masyu, s: Loop, fmt: str) -> str:
 
 
 GENRE = register(Genre("masyu", ("mashu",), "Masyu: one loop through white and black circles", read, generate,
-                       decode, render))
+                       decode, render, check))

@@ -9,23 +9,26 @@ Encoding: ``g_R_C`` is the island of cell (R, C): 0 for a wall cell, else the
 number of its clue (clues numbered in row-major order; a clue can only reach
 cells within its size in steps). Unshaded neighbours share the island number,
 so an island can hold only one clue. Islands stay connected to their clue by a
-distance ``d_R_C`` that decreases towards the clue, and the wall is connected
-by the rooted numbering of seed 003 (``z_R_C`` decreases towards the single
-wall cell ``r_R_C = 1`` with ``z = 1``). Sizes are sums of ``(if ...)`` terms.
+distance ``_d_R_C`` that decreases towards the clue, and the wall is connected
+by the rooted numbering of seed 003 (``_z_R_C`` decreases towards the single
+wall cell ``_r_R_C = 1`` with ``_z = 1``). Sizes are sums of ``(if ...)`` terms.
+The island numbers ``g`` follow from the shading and are the printed answer;
+the distances and the wall numbering do not, and are hidden helpers (``_``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from csp2sat.generators.base import Genre, PuzzleError, Values, register
+from csp2sat.generators.base import Genre, PuzzleError, Values, Violation, cell_name, helper, register
 from csp2sat.generators.boardkit import (
     CspText,
     Pos,
     Svg,
     check_format,
+    connected,
     int_decl,
-    need,
+    need_in,
     neighbours,
     number_cell,
     read_grid,
@@ -105,7 +108,9 @@ def read(text: str) -> Nurikabe:
 
 
 def _name(prefix: str, cell: Pos) -> str:
-    return f"{prefix}_{cell[0]}_{cell[1]}"
+    # Only the island numbers g are printed; every other variable is a hidden helper.
+    name = f"{prefix}_{cell[0]}_{cell[1]}"
+    return name if prefix == "g" else helper(name)
 
 
 def _or(parts: list[str]) -> str:
@@ -127,8 +132,8 @@ def _distance_bounds(puzzle: Nurikabe, cell: Pos, values: dict[int, int | None])
 def puzzle_variables(puzzle: Nurikabe) -> list[str]:
     """The variables that determine a solution: the island number ``g_R_C`` of every cell.
 
-    (The distances ``d`` and wall numbering ``z``/``r`` are not determined by the
-    shading, so counting answers must be projected on these.)
+    (The hidden distances ``_d`` and wall numbering ``_z``/``_r`` are not determined
+    by the shading; the printed variables are exactly these.)
     """
     return [_name("g", (r, c)) for r in range(puzzle.rows) for c in range(puzzle.cols)]
 
@@ -151,7 +156,7 @@ def generate(puzzle: Nurikabe) -> str:
         [
             "g_R_C: 0 if cell (R, C) is shaded (wall), else the number of the clue whose island holds it",
             "clues: " + ", ".join(f"{n}=({r},{c})" for (r, c), n in ids.items()),
-            "d_R_C: distance of an island cell from its clue; z_R_C, r_R_C: numbering of the wall from its root",
+            "_d_R_C: distance of an island cell from its clue; _z_R_C, _r_R_C: numbering of the wall from its root",
         ],
     )
     out.block("Island numbers: a clue's island only reaches cells closer than its size")
@@ -212,8 +217,8 @@ def _wall_connectivity(
     """The seed-003 rooted numbering: every wall cell descends to the one root, so the wall is connected."""
     out.block(
         "Rule: the wall is connected",
-        "z numbers wall cells; a wall cell with z > 1 has a wall neighbour with a smaller z,",
-        "and at most one wall cell (the root, r = 1) has z = 1",
+        "_z numbers wall cells; a wall cell with _z > 1 has a wall neighbour with a smaller _z,",
+        "and at most one wall cell (the root, _r = 1) has _z = 1",
     )
     for cell in wallable:
         out.add(f"(int {_name('z', cell)} 1 {walls_max})")
@@ -231,11 +236,49 @@ def _wall_connectivity(
 
 
 def decode(puzzle: Nurikabe, values: Values) -> list[str]:
-    """The shading, one string per row (``#`` wall, ``.`` island). Raises `PuzzleError` for a missing value."""
+    """The shading, one string per row (``#`` wall, ``.`` island).
+
+    Raises `PuzzleError` for a missing value or one that names no clue.
+    """
+    count = len(puzzle.clues)
     return [
-        "".join(WALL if need(values, _name("g", (r, c))) == 0 else ISLAND for c in range(puzzle.cols))
+        "".join(WALL if need_in(values, _name("g", (r, c)), 0, count, "0 (wall) or a clue number") == 0 else ISLAND
+                for c in range(puzzle.cols))
         for r in range(puzzle.rows)
     ]
+
+
+def check(puzzle: Nurikabe, solution: list[str]) -> list[Violation]:
+    """The rules the shading breaks: a connected wall without 2x2 squares, and islands of one clue
+    each whose size is the clue (every unshaded cell in such an island)."""
+    found = []
+    walls = [(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols) if solution[r][c] == WALL]
+    islands = [(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols) if solution[r][c] != WALL]
+    for cell in sorted(set(walls) & set(puzzle.clues)):
+        found.append(Violation("a clue cell is never shaded", cell_name(*cell)))
+    wall_set = set(walls)
+    for r in range(puzzle.rows - 1):
+        for c in range(puzzle.cols - 1):
+            if {(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)} <= wall_set:
+                found.append(Violation("no 2x2 square of shaded cells (this is its top-left cell)", cell_name(r, c)))
+    parts = connected(walls)
+    if len(parts) > 1:
+        first = min(parts[1])
+        found.append(Violation(f"the shaded cells are connected, and they fall into {len(parts)} parts",
+                               f"the part at {cell_name(*first)}"))
+    for island in connected(islands):
+        clues = sorted(cell for cell in island if cell in puzzle.clues)
+        first = min(island)
+        if not clues:
+            found.append(Violation(f"every island holds a clue, and this one of {len(island)} cells holds none",
+                                   f"the island at {cell_name(*first)}"))
+        elif len(clues) > 1:
+            found.append(Violation(f"an island holds one clue, and this one holds {len(clues)}",
+                                   f"the island at {cell_name(*first)}"))
+        elif puzzle.clues[clues[0]] is not None and puzzle.clues[clues[0]] != len(island):
+            found.append(Violation(f"the clue {puzzle.clues[clues[0]]} is the size of its island, "
+                                   f"and the island has {len(island)} cells", cell_name(*clues[0])))
+    return found
 
 
 def render(puzzle: Nurikabe, solution: list[str], fmt: str) -> str:
@@ -265,5 +308,6 @@ GENRE = register(
         generate=generate,
         decode=decode,
         render=render,
+        check=check,
     )
 )

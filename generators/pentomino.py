@@ -4,20 +4,20 @@ Rules (seed 001): put the 12 free pentominoes F I L N P T U V W X Y Z, each
 exactly once and turned or flipped at will, into the box so that every cell is
 covered exactly once. Every distinct placement (a set of five box cells; the
 8 orientations are deduplicated for symmetric pieces) gets a number; ``p_F``
-is the placement number of piece F and ``c_R_C`` the piece covering cell
+is the placement number of piece F and ``_c_R_C`` the piece covering cell
 (R, C), with the exact-cover link of `generators.boardkit.exact_cover`.
 
-The placement variables ``p_*`` determine the packing and the cell variables
-are determined by them, so counting distinct answers over the printed
-variables counts packings (6x10: 9356, 3x20: 8); `placement_variables` lists
-them for the enumeration tools.
+The placement variables ``p_*`` determine the packing and are the printed
+answer; the cell variables follow from them and are hidden helpers, so counting
+printed answers counts packings (6x10: 9356, 3x20: 8); `placement_variables`
+lists them for the enumeration tools.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from csp2sat.generators.base import Genre, PuzzleError, Values, register
+from csp2sat.generators.base import Genre, PuzzleError, Values, Violation, cell_name, helper, register
 from csp2sat.generators.boardkit import (
     PALETTE,
     Chooser,
@@ -48,6 +48,7 @@ PIECES: dict[str, tuple[str, ...]] = {
 }
 
 BLOCKED = "#"
+OVERLAP = "*"  # in a decoded packing: a cell several pieces cover
 # Box cells as the data files write them ('.'), or as the seed's 0/1 arrays do (1 = cell).
 _CELL_TOKENS = {".": True, "1": True, "#": False, "0": False}
 
@@ -163,7 +164,7 @@ def generate(box: Box) -> str:
         box.text_lines(),
         [
             "p_F ... p_Z: the placement number chosen for each pentomino (counts below)",
-            "c_R_C: the pentomino covering cell (R, C): "
+            "_c_R_C: the pentomino covering cell (R, C) (a hidden helper): "
             + ", ".join(f"{n}={letter}" for n, letter in enumerate(letters, 1)),
         ],
     )
@@ -175,7 +176,7 @@ def generate(box: Box) -> str:
         out,
         box.choosers,
         box.cells,
-        lambda cell: f"c_{cell[0]}_{cell[1]}",
+        lambda cell: helper(f"c_{cell[0]}_{cell[1]}"),
         (
             "Rule: each pentomino is placed exactly once (one placement number per piece)",
             "Rule: each cell of the box is covered by exactly one pentomino",
@@ -188,16 +189,46 @@ def generate(box: Box) -> str:
 def decode(box: Box, values: Values) -> list[str]:
     """The packing as rows of piece letters (``#`` for blocked cells).
 
-    Raises `PuzzleError` for a missing variable or placements that overlap.
+    A box cell no piece covers is ``.`` and one that several cover ``*`` (`check` reports them).
+    Raises `PuzzleError` for a missing or out-of-range variable.
     """
     letters = list(PIECES)
-    grid = [[BLOCKED] * box.cols for _ in range(box.rows)]
+    inside = set(box.cells)
+    grid = [["." if (r, c) in inside else BLOCKED for c in range(box.cols)] for r in range(box.rows)]
     for ident, index in chosen_options(box.choosers, values).items():
         for r, c in box.choosers[ident - 1].options[index]:
-            if grid[r][c] != BLOCKED:
-                raise PuzzleError(f"pentominoes {grid[r][c]} and {letters[ident - 1]} overlap at row {r}, column {c}")
-            grid[r][c] = letters[ident - 1]
+            grid[r][c] = OVERLAP if grid[r][c] != "." else letters[ident - 1]
     return ["".join(row) for row in grid]
+
+
+def check(box: Box, solution: list[str]) -> list[Violation]:
+    """The rules the packing breaks: every box cell covered by exactly one piece, blocked cells by none,
+    and each of the 12 pentominoes used once in its own shape (turned or flipped)."""
+    found = []
+    inside = set(box.cells)
+    cells_of: dict[str, list[Pos]] = {letter: [] for letter in PIECES}
+    for r, row in enumerate(solution):
+        for c, mark in enumerate(row):
+            if mark == OVERLAP:
+                found.append(Violation("pieces do not overlap, and two cover this cell", cell_name(r, c)))
+            elif mark == "." or (mark == BLOCKED and (r, c) in inside):
+                found.append(Violation("every cell of the box is covered, and this one is not", cell_name(r, c)))
+            elif mark != BLOCKED:
+                if (r, c) not in inside:
+                    found.append(Violation("blocked cells stay empty, and this one is covered", cell_name(r, c)))
+                cells_of[mark].append((r, c))
+    if found:  # pieces cut by overlaps are no longer what was placed: the overlaps say it all
+        return found
+    for letter, cells in cells_of.items():
+        if not cells:
+            found.append(Violation(f"each pentomino is used once, and {letter} is missing", "the whole box"))
+            continue
+        top, left = min(r for r, _ in cells), min(c for _, c in cells)
+        shape = tuple(sorted((r - top, c - left) for r, c in cells))
+        if shape not in orientations(PIECES[letter]):
+            found.append(Violation(f"each pentomino keeps its shape, and these {len(cells)} cells are not a {letter}",
+                                   f"the {letter} at {cell_name(*min(cells))}"))
+    return found
 
 
 def render(box: Box, solution: list[str], fmt: str) -> str:
@@ -227,5 +258,6 @@ GENRE = register(
         generate=generate,
         decode=decode,
         render=render,
+        check=check,
     )
 )

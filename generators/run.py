@@ -4,23 +4,20 @@ Used by the ``csp2sat puzzle`` command, the genre tests and the puzzle
 benchmark, so that all three time and check exactly the same steps. The
 uniqueness check solves again with the answer's *puzzle* variables excluded:
 those are the variables the genre's decoder reads (recorded while it reads
-them), so two solutions that differ only in auxiliary numbering (``z``, ``p``,
-...) are the same answer. A genre whose puzzle variables carry more than the
-answer (Hashiwokakero's bridge directions) defines ``exclude(puzzle, solution)``
-in its module: a Sugar constraint that excludes the answer, solved afresh; and
-``fact_view(puzzle)``: extra Sugar lines defining the variables that carry the
-answer, and their names, for forced-value queries.
+them). By the genres' convention (`generators.base`) they are exactly the
+printed variables of the generated file, so ``puzzle --unique`` and
+``solve --unique FILE.csp`` ask the same question.
 
 Facts (``facts=True``): for each puzzle variable, the value it takes in every
 solution, or None where solutions differ (`csp2sat.enumerate`'s refutation
 loop over the same puzzle variables): the cells the clues force.
 
-Every answer is checked by the independent evaluator before it is decoded.
+Every answer is checked by the independent evaluator before it is decoded,
+and the decoded solution by the genre's own rule checker (``Genre.check``).
 """
 
 from __future__ import annotations
 
-import importlib
 import time
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Mapping
@@ -99,25 +96,16 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
             run.solution = genre.decode(puzzle, recorder)
         except PuzzleError as err:  # the generator and decoder disagree on names: our bug
             raise RuntimeError(f"{genre.name}: decoding our own answer failed: {err}") from err
+        broken = genre.check(puzzle, run.solution)
+        if broken:  # the encoding lets through an answer the rules forbid: our bug
+            raise RuntimeError(f"{genre.name}: our own answer breaks a rule: {broken[0]}")
         if unique:
-            exclude = getattr(importlib.import_module(genre.generate.__module__), "exclude", None)
-            if exclude is None:
-                sat.add_clause(compiled.block_clause(recorder.used))
-                run.unique = not sat.solve()
-            else:
-                other = compile_model(check(parse_text(csp + exclude(puzzle, run.solution) + "\n", file=file)))
-                with Solver(name=solver, bootstrap_with=other.clauses()) as second:
-                    run.unique = not second.solve()
+            sat.add_clause(compiled.block_clause(recorder.used))
+            run.unique = not sat.solve()
             run.times["unique"] = time.perf_counter() - t3
     if facts:
         t4 = time.perf_counter()
-        names = list(recorder.used)
-        view = getattr(importlib.import_module(genre.generate.__module__), "fact_view", None)
-        if view is not None:  # the genre's puzzle meaning lives in extra, derived variables
-            extra, names = view(puzzle)
-            model = check(parse_text(csp + extra, file=file))
-            compiled = compile_model(model)
-        with open_space(compiled, model, solver, names=names) as space:
+        with open_space(compiled, model, solver, names=list(recorder.used)) as space:
             run.facts = space.facts()
         run.times["facts"] = time.perf_counter() - t4
     return run

@@ -5,15 +5,16 @@ clue and the clue is its area (``?``: any area). The encoding follows seed 000:
 every clue gets its candidate rectangles (those that contain no other clue), and
 exactly one candidate per clue and exactly one covering clue per cell are
 required. In Sugar both "exactly one" become int variables: ``k_R_C`` is the
-candidate number chosen by the clue at (R, C) and ``o_R_C`` the number of the
-clue that owns cell (R, C) (see `generators.boardkit.exact_cover`).
+candidate number chosen by the clue at (R, C), the printed answer, and ``_o_R_C``
+the number of the clue that owns cell (R, C), a hidden helper determined by the
+choices (see `generators.boardkit.exact_cover`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from csp2sat.generators.base import Genre, PuzzleError, Values, register
+from csp2sat.generators.base import Genre, PuzzleError, Values, Violation, cell_name, helper, register
 from csp2sat.generators.boardkit import (
     PALETTE,
     Chooser,
@@ -137,7 +138,7 @@ def generate(puzzle: Shikaku) -> str:
         puzzle.text_lines(),
         [
             "k_R_C: the candidate rectangle chosen by the clue at row R, column C",
-            "o_R_C: the number of the clue whose rectangle covers cell (R, C)",
+            "_o_R_C: the number of the clue whose rectangle covers cell (R, C) (a hidden helper)",
         ],
     )
     out.block("Clues (numbered in row-major order) and their candidate rectangles")
@@ -150,7 +151,7 @@ def generate(puzzle: Shikaku) -> str:
         out,
         puzzle.choosers,
         cells,
-        lambda cell: f"o_{cell[0]}_{cell[1]}",
+        lambda cell: helper(f"o_{cell[0]}_{cell[1]}"),
         (
             "Rule: each clue lies in exactly one rectangle of its area (one candidate number per clue)",
             "Rule: the rectangles divide the grid (one owning clue per cell)",
@@ -163,21 +164,47 @@ def generate(puzzle: Shikaku) -> str:
 def decode(puzzle: Shikaku, values: Values) -> list[list[int]]:
     """The rectangle number of each cell (numbered by the row-major order of top-left cells).
 
-    Raises `PuzzleError` when a variable is missing or the rectangles do not divide the grid.
+    A cell no rectangle covers is 0 and one that several cover is -1 (`check` reports them).
+    Raises `PuzzleError` when a variable is missing or out of range.
     """
     picked = chosen_options(puzzle.choosers, values)
     rects = sorted(puzzle.rects[ident - 1][index] for ident, index in picked.items())
     labels = [[0] * puzzle.cols for _ in range(puzzle.rows)]
     for number, rect in enumerate(rects, 1):
         for r, c in _cells(rect):
-            if labels[r][c]:
-                raise PuzzleError(f"the solution's rectangles overlap at row {r}, column {c}")
-            labels[r][c] = number
+            labels[r][c] = -1 if labels[r][c] else number
+    return labels
+
+
+def check(puzzle: Shikaku, labels: list[list[int]]) -> list[Violation]:
+    """The rules the division breaks: every cell in exactly one rectangle; each rectangle holds exactly
+    one clue, and the clue is its area."""
+    found = []
+    regions: dict[int, list[Pos]] = {}
     for r, row in enumerate(labels):
         for c, label in enumerate(row):
-            if not label:
-                raise PuzzleError(f"the solution leaves row {r}, column {c} uncovered")
-    return labels
+            if label == 0:
+                found.append(Violation("every cell is in a rectangle, and this one is in none", cell_name(r, c)))
+            elif label < 0:
+                found.append(Violation("rectangles do not overlap, and two cover this cell", cell_name(r, c)))
+            else:
+                regions.setdefault(label, []).append((r, c))
+    if found:  # rectangles cut by overlaps are no longer what was placed: the overlaps say it all
+        return found
+    areas = {(clue.row, clue.col): clue.area for clue in puzzle.clues}
+    for cells in regions.values():
+        top, left = min(r for r, _ in cells), min(c for _, c in cells)
+        height, width = max(r for r, _ in cells) - top + 1, max(c for _, c in cells) - left + 1
+        if len(cells) != height * width:
+            found.append(Violation("regions are rectangles, and this one is not", cell_name(top, left)))
+        clues = [cell for cell in cells if cell in areas]
+        if len(clues) != 1:
+            found.append(Violation(f"a rectangle holds exactly one clue, and this one holds {len(clues)}",
+                                   f"the rectangle at {cell_name(top, left)}"))
+        elif areas[clues[0]] is not None and areas[clues[0]] != len(cells):
+            found.append(Violation(f"the clue {areas[clues[0]]} is the area of its rectangle, "
+                                   f"and the rectangle has {len(cells)} cells", cell_name(*clues[0])))
+    return found
 
 
 def render(puzzle: Shikaku, solution: list[list[int]], fmt: str) -> str:
@@ -205,5 +232,6 @@ GENRE = register(
         generate=generate,
         decode=decode,
         render=render,
+        check=check,
     )
 )

@@ -5,8 +5,9 @@ crossings; a clue is the number of the cell's four sides that the loop uses.
 
 Variables: ``h_R_C`` (0/1) is the horizontal edge above cell R,C (R = 0..rows),
 ``v_R_C`` (0/1) the vertical edge left of cell R,C (C = 0..cols); lattice point
-R,C is a loop node. The one-loop rules come from `generators.loopkit`; the
-implied inside/outside colouring of the cells (``in_R_C``, an edge is on
+R,C is a loop node. The edges are the printed answer; every other variable is
+a hidden helper (``_`` prefix). The one-loop rules come from `generators.loopkit`; the
+implied inside/outside colouring of the cells (``_in_R_C``, an edge is on
 exactly when the cells on its two sides differ) is added because it carries
 clue information across the board by unit propagation (30x25 solve 2-5x faster).
 Input: one character per cell (``0``-``3`` clue, ``.`` empty, ``?`` unknown
@@ -19,8 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from csp2sat.generators import loopkit
-from csp2sat.generators.base import Genre, PuzzleError, Values, register
-from csp2sat.generators.boardkit import CspText, Svg, Token, check_format, need, read_grid
+from csp2sat.generators.base import Genre, PuzzleError, Values, Violation, cell_name, helper, register
+from csp2sat.generators.boardkit import CspText, Svg, Token, check_format, need_in, read_grid
 
 Pos = tuple[int, int]
 UNKNOWN = None  # a `?` clue: the cell is a clue whose count is not given
@@ -85,7 +86,7 @@ def generate(p: Slitherlink) -> str:
         f"Slitherlink {p.rows}x{p.cols} ('?' = clue of unknown count)",
         ["".join(_clue_text(x) for x in row) for row in p.clues],
         ["h_R_C: edge above cell R,C; v_R_C: edge left of cell R,C; 1 = on the loop",
-         "p_R_C: the loop passes through lattice point R,C (the top-left corner of cell R,C)"],
+         "names starting with _ are helpers (loop bookkeeping), solved but not printed"],
     )
     edges = _edges(p)
     out.block("Edges: 1 when the loop uses it")
@@ -108,16 +109,16 @@ def _inside_colouring(out: CspText, p: Slitherlink, edges: list[loopkit.Edge]) -
     # outside, and its edges are exactly the sides between the two); stated because a
     # cell's colour carries clue information across the board by unit propagation.
     out.block(
-        "Inside and outside (implied): in_R_C is true for a cell inside the loop; cells beyond the border are outside",
+        "Inside and outside (implied): _in_R_C is true for a cell inside the loop; cells beyond the border are outside",
         "an edge is on the loop exactly when the cells on its two sides differ",
         "(side E X Y): E = 1 exactly when X and Y differ",
     )
     out.add("(predicate (side E X Y) (and (or (= E 0) (and (or X Y) (or (! X) (! Y))))"
             " (or (= E 1) (and (or (! X) Y) (or X (! Y))))))")
-    out.extend(f"(bool in_{r}_{c})" for r in range(p.rows) for c in range(p.cols))
+    out.extend(f"(bool {helper(f'in_{r}_{c}')})" for r in range(p.rows) for c in range(p.cols))
 
     def colour(r: int, c: int) -> str:
-        return f"in_{r}_{c}" if 0 <= r < p.rows and 0 <= c < p.cols else "false"
+        return helper(f"in_{r}_{c}") if 0 <= r < p.rows and 0 <= c < p.cols else "false"
 
     for name, (r, c), _ in edges:
         # h_R_C lies between cells R-1,C and R,C; v_R_C between R,C-1 and R,C.
@@ -127,9 +128,27 @@ def _inside_colouring(out: CspText, p: Slitherlink, edges: list[loopkit.Edge]) -
 
 def decode(p: Slitherlink, values: Values) -> Loop:
     """The loop of a solution log's values (`PuzzleError` when an edge variable is missing)."""
-    horizontal = frozenset((r, c) for r in range(p.rows + 1) for c in range(p.cols) if need(values, f"h_{r}_{c}"))
-    vertical = frozenset((r, c) for r in range(p.rows) for c in range(p.cols + 1) if need(values, f"v_{r}_{c}"))
+    horizontal = frozenset((r, c) for r in range(p.rows + 1) for c in range(p.cols)
+                           if need_in(values, f"h_{r}_{c}", 0, 1, "an edge (0 off, 1 on the loop)"))
+    vertical = frozenset((r, c) for r in range(p.rows) for c in range(p.cols + 1)
+                         if need_in(values, f"v_{r}_{c}", 0, 1, "an edge (0 off, 1 on the loop)"))
     return Loop(horizontal, vertical)
+
+
+def check(p: Slitherlink, s: Loop) -> list[Violation]:
+    """The rules `s` breaks: a clue counts the cell's sides on the loop; the edges form one simple loop."""
+    found = []
+    for r, row in enumerate(p.clues):
+        for c, clue in enumerate(row):
+            if clue is False or clue is UNKNOWN:
+                continue
+            sides = ((r, c) in s.horizontal) + ((r + 1, c) in s.horizontal) \
+                + ((r, c) in s.vertical) + ((r, c + 1) in s.vertical)
+            if sides != clue:
+                found.append(Violation(f"the clue {clue} must be the number of its sides on the loop, "
+                                       f"and the loop uses {sides}", cell_name(r, c)))
+    on = [((r, c), (r, c + 1)) for r, c in s.horizontal] + [((r, c), (r + 1, c)) for r, c in s.vertical]
+    return found + loopkit.loop_violations(on, lambda n: f"lattice point row {n[0]}, column {n[1]}")
 
 
 def _picture(p: Slitherlink, s: Loop, width: int) -> str:
@@ -175,4 +194,4 @@ def render(p: Slitherlink, s: Loop, fmt: str) -> str:
 
 
 GENRE = register(Genre("slitherlink", ("slither",), "Slitherlink: one loop around the clues", read, generate,
-                       decode, render))
+                       decode, render, check))

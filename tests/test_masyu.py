@@ -50,7 +50,7 @@ def test_generated_file_is_valid_sugar_with_circle_rules() -> None:
     assert "(= h_0_1 h_0_2)\n(=> (= h_0_1 1) (or (= h_0_0 0) (= h_0_3 0)))\n(= v_0_2 0)" in text
     # Black at 1,1: a turn, no room to the left or up, straight on to the right and down.
     assert "(or (= h_1_0 0) (= h_1_1 0))\n(= h_1_0 0)\n(=> (= h_1_1 1) (= h_1_2 1))" in text
-    assert "root is node 0,2" in text and "(= p_1_4 1)" in text
+    assert "root is node 0,2" in text and "(= _p_1_4 1)" in text
 
 
 def test_answer_and_drawing_of_the_known_solution() -> None:

@@ -32,13 +32,13 @@ def read_pieces_file() -> dict[str, tuple[str, ...]]:
 
 
 def values_from_packing(box: pentomino.Box, rows: list[str]) -> dict[str, int]:
-    """The p_* and c_* values of a packing given as letter rows."""
+    """The p_* and hidden _c_* values of a packing given as letter rows."""
     values = {}
     for ident, (letter, chooser) in enumerate(zip(pentomino.PIECES, box.choosers), 1):
         cells = tuple(sorted((r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == letter))
         values[chooser.var] = [tuple(sorted(o)) for o in chooser.options].index(cells) + 1
         for r, c in cells:
-            values[f"c_{r}_{c}"] = ident
+            values[f"_c_{r}_{c}"] = ident
     return values
 
 
@@ -121,7 +121,7 @@ def test_known_packings_satisfy_the_csp_and_round_trip(name):
 def test_a_wrong_packing_violates_the_csp():
     box = pentomino.read(puzzle_text("pentomino", "box_6x10"))
     values = values_from_packing(box, expected_answer("pentomino", "box_6x10").split())
-    values["c_0_0"] = 3  # the I covers this cell, not the L
+    values["_c_0_0"] = 3  # the I covers this cell, not the L
     assert not satisfies(csp2sat.parse(pentomino.generate(box)), values)
 
 

@@ -35,7 +35,7 @@ def test_draw_sugars_log_from_a_file_and_from_stdin(tmp_path: Path, capsys, monk
 def test_gen_writes_the_csp_file(tmp_path: Path) -> None:
     out = tmp_path / "seed.csp"
     assert cli.main(["gen", "hashi", SEED, "-o", str(out)]) == 0
-    assert "(int z_0_0 1 17)" in out.read_text()
+    assert "(int h_0_0 0 2)" in out.read_text() and "(int _z_0_2 2 17)" in out.read_text()
 
 
 def test_puzzle_solves_draws_and_checks_uniqueness(capsys) -> None:

@@ -52,16 +52,17 @@ def test_generated_file_is_valid_sugar_with_rule_blocks() -> None:
     for title in ("; Edges:", "; Clues:", "; Inside and outside", "; Loop: every node", "; Loop: one circuit"):
         assert title in text
     assert "(= (+ h_3_3 h_4_3 v_3_3 v_3_4) 1)" in text
-    assert {"h_0_0", "v_3_4", "p_4_4"} <= set(model.int_vars)
+    assert {"h_0_0", "v_3_4", "_p_4_4"} <= set(model.int_vars)
+    assert all(n[0] in "hv" for n in model.int_vars if not n.startswith("_")) and not [n for n in model.bool_vars if not n.startswith("_")]
     # 25 lattice points, 12 on the counting side of the grid: 4 bits; the root (corner of
     # the first 3) is fixed to number 0; only counting nodes (odd R+C) have n bits.
-    assert "z_4_4_3" in model.bool_vars and "z_4_4_4" not in model.bool_vars and "(! z_0_0_3)" in text
-    assert "n_0_1_3" in model.bool_vars and "n_0_0_0" not in model.bool_vars
+    assert "_z_4_4_3" in model.bool_vars and "_z_4_4_4" not in model.bool_vars and "(! _z_0_0_3)" in text
+    assert "_n_0_1_3" in model.bool_vars and "_n_0_0_0" not in model.bool_vars
 
 
 def test_without_a_three_the_root_is_chosen_by_a_prefix_chain() -> None:
     text = S.generate(S.read("2.\n.1\n"))
-    assert "(iff s_0_1 (or s_0_0 (= p_0_1 1)))" in text and "\ns_2_2\n" in text
+    assert "(iff _s_0_1 (or _s_0_0 (= _p_0_1 1)))" in text and "\n_s_2_2\n" in text
 
 
 @pytest.mark.parametrize("name", [n for n in instances(DIR) if expected_answer(DIR, n)])
@@ -113,5 +114,5 @@ def test_every_instance_is_solved_with_the_recorded_answer_and_uniqueness(name: 
 def test_inside_colouring_follows_the_border() -> None:
     text = S.generate(S.read(SMALL))
     # a border edge separates its cell from the outside; an inner edge two cells
-    assert "(side h_0_0 false in_0_0)" in text and "(side v_1_4 in_1_3 false)" in text
-    assert "(side h_2_1 in_1_1 in_2_1)" in text
+    assert "(side h_0_0 false _in_0_0)" in text and "(side v_1_4 _in_1_3 false)" in text
+    assert "(side h_2_1 _in_1_1 _in_2_1)" in text

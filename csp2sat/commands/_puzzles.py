@@ -38,7 +38,7 @@ def read_puzzle(g: Genre, path: str) -> Any:
     try:
         return g.read(text)
     except PuzzleError as err:
-        raise puzzle_error(err, "<url>" if looks_like_url(path) else path) from None
+        raise puzzle_error(err, "<url>" if looks_like_url(path) else display_name(path)) from None
 
 
 def puzzle_text(g: Genre, path: str) -> str:
@@ -49,6 +49,11 @@ def puzzle_text(g: Genre, path: str) -> str:
         except PuzzleError as err:
             raise CspError(str(err), file="<url>", exit=Exit.SYNTAX) from None
     return read_stdin() if path == "-" else read_text(path)
+
+
+def display_name(path: str) -> str:
+    """How messages name a file argument: ``<stdin>`` for ``-``."""
+    return "<stdin>" if path == "-" else path
 
 
 def read_stdin() -> str:

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from csp2sat.commands._common import write_output
-from csp2sat.commands._puzzles import add_format_arguments, add_genre_arguments, lookup, read_puzzle
+from csp2sat.commands._puzzles import add_format_arguments, add_genre_arguments, display_name, lookup, read_puzzle
 from csp2sat.generators.run import DEFAULT_SOLVER, solve_puzzle
 
 NAME = "puzzle"
@@ -45,20 +45,21 @@ def run(args: argparse.Namespace) -> int:
     """Solve and draw; report uniqueness when asked."""
     genre = lookup(args.genre)
     puzzle = read_puzzle(genre, args.puzzle)
-    result = solve_puzzle(genre, puzzle, unique=args.unique, solver=args.solver, file=args.puzzle, facts=args.facts)
+    name = display_name(args.puzzle)
+    result = solve_puzzle(genre, puzzle, unique=args.unique, solver=args.solver, file=name, facts=args.facts)
     if result.solution is None:
         print("s UNSATISFIABLE", file=sys.stderr)
-        print(f"c {args.puzzle}: the puzzle has no solution", file=sys.stderr)
+        print(f"c {name}: the puzzle has no solution", file=sys.stderr)
         return 1
     text = genre.render(puzzle, result.solution, args.format)
     write_output(args.output, lambda out: out.write(text))
     if args.unique:
         verdict = "unique" if result.unique else "NOT unique (at least two solutions)"
-        print(f"c {args.puzzle}: the solution is {verdict}", file=sys.stderr)
+        print(f"c {name}: the solution is {verdict}", file=sys.stderr)
     if result.facts is not None:
         open_cells = [name for name, value in result.facts.items() if value is None]
         print(
-            f"c {args.puzzle}: the clues force {len(result.facts) - len(open_cells)} of "
+            f"c {name}: the clues force {len(result.facts) - len(open_cells)} of "
             f"{len(result.facts)} puzzle variables",
             file=sys.stderr,
         )
