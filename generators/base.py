@@ -110,6 +110,7 @@ GENRE_MODULES = (
     "csp2sat.generators.fillmat",
     "csp2sat.generators.masyu",
     "csp2sat.generators.nurikabe",
+    "csp2sat.generators.sudoku",
 )
 
 

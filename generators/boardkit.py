@@ -357,11 +357,13 @@ class Svg:
             ' stroke-linecap="square"/>'
         )
 
-    def text(self, r: int, c: int, text: str) -> None:
-        """Text centred in a cell."""
+    def text(self, r: int, c: int, text: str, bold: bool = False, color: str = "black") -> None:
+        """Text centred in a cell (`bold` for a given number, `color` e.g. white on a black cell)."""
         x, y = self._xy(r + 0.5, c + 0.5)
+        weight = ' font-weight="bold"' if bold else ""
+        fill = f' fill="{color}"' if color != "black" else ""
         self.parts.append(
-            f'<text x="{x}" y="{y}" font-family="sans-serif" font-size="{self.unit * 0.55:.0f}"'
+            f'<text x="{x}" y="{y}" font-family="sans-serif" font-size="{self.unit * 0.55:.0f}"{weight}{fill}'
             f' text-anchor="middle" dominant-baseline="central">{escape(text)}</text>'
         )
 
@@ -393,6 +395,11 @@ class Svg:
         )
         background = f'<rect width="{self.width}" height="{self.height}" fill="white"/>'
         return "\n".join([head, background, *self.parts, "</svg>"]) + "\n"
+
+
+def number_rows(grid: Sequence[Sequence[int]]) -> str:
+    """A grid of numbers as answer text: one line per row, numbers separated by spaces."""
+    return "".join(" ".join(map(str, row)) + "\n" for row in grid)
 
 
 def check_format(fmt: str) -> None:

@@ -298,6 +298,7 @@ class UrlFormat:
     empty: str
     symbols: dict[int, str] | None = None  # clue value -> board character (Masyu's circles)
     blanks: frozenset[str] = EMPTY_TOKENS  # the board tokens that mean "no clue" to the genre's reader
+    unknown: str = UNKNOWN  # how the board text writes the code's "." (Akari: a black cell without a number)
 
 
 FORMATS: dict[str, UrlFormat] = {
@@ -310,6 +311,7 @@ FORMATS: dict[str, UrlFormat] = {
         UrlFormat("fillmat", ("fillmat",), decode_number10, encode_number10, False, "."),
         UrlFormat("masyu", ("mashu", "masyu", "pearl"), decode_circle, encode_circle, False, ".", {1: "W", 2: "B"}),
         UrlFormat("nurikabe", ("nurikabe",), decode_number16, encode_number16, True, "-"),
+        UrlFormat("sudoku", ("sudoku",), decode_number16, encode_number16, True, "-"),
     )
 }
 _BY_PID = {pid: f for f in FORMATS.values() for pid in f.pids}
@@ -356,6 +358,8 @@ def url_to_text(url: str, genre: str | None = None) -> str:
 def _clue_text(fmt: UrlFormat, clue: Clue) -> str:
     if clue is None:
         return fmt.empty
+    if clue == UNKNOWN:
+        return fmt.unknown
     if fmt.symbols is not None:
         return fmt.symbols[clue]  # type: ignore[index]
     return str(clue)
@@ -372,7 +376,7 @@ def text_to_clues(text: str, genre: str) -> tuple[int, int, list[Clue]]:
             word = tok.text
             if word in fmt.blanks:
                 clues.append(None)
-            elif word == "?":
+            elif word == fmt.unknown:
                 clues.append(UNKNOWN)
             elif word.upper() in reverse:
                 clues.append(reverse[word.upper()])

@@ -26,7 +26,7 @@ CSP = ROOT / "csp"
 # data/ directory of each genre (Hashiwokakero's is the short name).
 GENRE_DIRS = {
     "shikaku": "shikaku", "pentomino": "pentomino", "slitherlink": "slitherlink", "hashiwokakero": "hashi",
-    "fillmat": "fillmat", "masyu": "masyu", "nurikabe": "nurikabe",
+    "fillmat": "fillmat", "masyu": "masyu", "nurikabe": "nurikabe", "sudoku": "sudoku",
 }
 _NOT_PUZZLES = {"sources.txt", "pieces.txt", "counts.txt"}
 

@@ -74,3 +74,16 @@ def solve_twice(genre: ModuleType, puzzle: object) -> tuple[dict, bool]:
         names = genre.puzzle_variables(puzzle)
         solver.add_clause(compiled.block_clause({n: values[n] for n in names}))
         return values, solver.solve()
+
+
+def check_board_end_to_end(genre: ModuleType, genre_dir: str, name: str) -> None:
+    """Solve data/GENRE/NAME end to end: the rule checker accepts the answer, it equals the source's
+    solution where there is one, and a second solution exists exactly when sources.txt says MULTIPLE."""
+    puzzle = genre.read(puzzle_text(genre_dir, name))
+    values, another = solve_twice(genre, puzzle)
+    solution = genre.decode(puzzle, values)
+    assert genre.check(puzzle, solution) == []
+    expected = expected_answer(genre_dir, name)
+    if expected is not None and not another:
+        assert strip_lines(genre.render(puzzle, solution, "answer")) == expected
+    assert another == (statuses(genre_dir)[name] == "MULTIPLE")
