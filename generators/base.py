@@ -111,6 +111,7 @@ GENRE_MODULES = (
     "csp2sat.generators.masyu",
     "csp2sat.generators.nurikabe",
     "csp2sat.generators.sudoku",
+    "csp2sat.generators.akari",
 )
 
 

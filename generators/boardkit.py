@@ -155,7 +155,47 @@ def connected(cells: Iterable[Pos]) -> list[set[Pos]]:
     return groups
 
 
+def runs(is_open: Callable[[int, int], bool], rows: int, cols: int) -> list[list[Pos]]:
+    """The maximal horizontal runs (first) and vertical runs of open cells, each in order, singletons included.
+
+    Akari's lines of sight and Kakuro's sums are such runs between walls.
+    """
+    out: list[list[Pos]] = []
+    for lines in ([[(r, c) for c in range(cols)] for r in range(rows)],
+                  [[(r, c) for r in range(rows)] for c in range(cols)]):
+        for line in lines:
+            current: list[Pos] = []
+            for cell in line + [None]:  # type: ignore[operator]
+                if cell is not None and is_open(*cell):
+                    current.append(cell)
+                elif current:
+                    out.append(current)
+                    current = []
+    return out
+
+
 # ---------------------------------------------------------------- CSP text
+
+
+def any_true(parts: Sequence[str]) -> str:
+    """The Sugar disjunction of formulas (``false`` for none, the formula itself for one)."""
+    if not parts:
+        return "false"
+    return parts[0] if len(parts) == 1 else f"(or {' '.join(parts)})"
+
+
+def all_true(parts: Sequence[str]) -> str:
+    """The Sugar conjunction of formulas (``true`` for none, the formula itself for one)."""
+    if not parts:
+        return "true"
+    return parts[0] if len(parts) == 1 else f"(and {' '.join(parts)})"
+
+
+def total(terms: Sequence[str]) -> str:
+    """The Sugar sum of terms (``0`` for none, the term itself for one)."""
+    if not terms:
+        return "0"
+    return terms[0] if len(terms) == 1 else f"(+ {' '.join(terms)})"
 
 
 class CspText:

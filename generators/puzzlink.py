@@ -311,6 +311,8 @@ FORMATS: dict[str, UrlFormat] = {
         UrlFormat("fillmat", ("fillmat",), decode_number10, encode_number10, False, "."),
         UrlFormat("masyu", ("mashu", "masyu", "pearl"), decode_circle, encode_circle, False, ".", {1: "W", 2: "B"}),
         UrlFormat("nurikabe", ("nurikabe",), decode_number16, encode_number16, True, "-"),
+        UrlFormat("akari", ("lightup", "akari"), decode_4cell, encode_4cell, False, ".", unknown="#",
+                  blanks=frozenset({".", "-"})),  # 0 is an Akari clue; the code's "." is a black cell
         UrlFormat("sudoku", ("sudoku",), decode_number16, encode_number16, True, "-"),
     )
 }
