@@ -73,7 +73,7 @@ def test_checker_names_broken_rules():
 
 def test_lights_may_not_see_each_other():
     assert solve_once(akari.generate(akari.read("1..1\n"))) is None
-    assert solve_once(akari.generate(akari.read("1#1\n...\n"))) is not None
+    assert solve_once(akari.generate(akari.read("1#1\n.#.\n"))) is not None
 
 
 def test_registered_under_its_names():
