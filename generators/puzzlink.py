@@ -370,7 +370,8 @@ def _clue_text(fmt: UrlFormat, clue: Clue) -> str:
 def text_to_clues(text: str, genre: str) -> tuple[int, int, list[Clue]]:
     """Rows, columns and row-major clues of a board text of `genre` (read as the genre reads it)."""
     fmt = url_format(genre)
-    grid = read_grid(text)
+    # a board whose cells can be '#' (Akari's black cells) has no '#' comment lines
+    grid = read_grid(text, hash_comments="#" not in (fmt.unknown, *(fmt.symbols or {}).values()))
     reverse = {v.upper(): k for k, v in (fmt.symbols or {}).items()}
     clues: list[Clue] = []
     for row in grid:
