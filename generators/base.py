@@ -112,6 +112,7 @@ GENRE_MODULES = (
     "csp2sat.generators.nurikabe",
     "csp2sat.generators.sudoku",
     "csp2sat.generators.akari",
+    "csp2sat.generators.hitori",
 )
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, Sequence, TypeVar
 from xml.sax.saxutils import escape
 
-from csp2sat.generators.base import PuzzleError, Values
+from csp2sat.generators.base import PuzzleError, Values, helper
 
 T = TypeVar("T")
 Pos = tuple[int, int]
@@ -254,6 +254,45 @@ def any_of(name: str, values: Sequence[int]) -> str:
             parts.append(f"(and (<= {lo} {name}) (<= {name} {hi}))")
         i = j + 1
     return parts[0] if len(parts) == 1 else f"(or {' '.join(parts)})"
+
+
+def connected_rule(
+    out: CspText,
+    cells: Sequence[Pos],
+    inside: Callable[[Pos], str],
+    rows: int,
+    cols: int,
+    what: str,
+    bound: int | None = None,
+    prefix: str = "",
+) -> None:
+    """Write "the cells for which `inside` holds are orthogonally connected" in plain Sugar (seed 003).
+
+    `cells` are the cells that may be inside, `inside(cell)` the formula saying
+    one is. A hidden number ``_{prefix}z_R_C`` (1..`bound`, default the number
+    of cells) decreases towards a root: an inside cell with a number above 1 has
+    an inside neighbour with a smaller one, and at most one inside cell (the
+    root, ``_{prefix}r_R_C = 1``) has the number 1. `what` names the cells in
+    the block comment (e.g. "the shaded cells").
+    """
+    allowed = set(cells)
+    top = bound if bound is not None else len(cells)
+    z = {cell: helper(f"{prefix}z_{cell[0]}_{cell[1]}") for cell in cells}
+    root = {cell: helper(f"{prefix}r_{cell[0]}_{cell[1]}") for cell in cells}
+    out.block(
+        f"Rule: {what} are connected",
+        f"_{prefix}z numbers them; one with _{prefix}z > 1 has a neighbour among them with a smaller _{prefix}z,",
+        f"and at most one of them (the root, _{prefix}r = 1) has _{prefix}z = 1",
+    )
+    for cell in cells:
+        out.add(f"(int {z[cell]} 1 {max(top, 1)})")
+        out.add(f"(int {root[cell]} 0 1)")
+    for cell in cells:
+        out.add(f"(iff (= {root[cell]} 1) (and {inside(cell)} (= {z[cell]} 1)))")
+        lower = [f"(and {inside(other)} (< {z[other]} {z[cell]}))"
+                 for other in neighbours(*cell, rows, cols) if other in allowed]
+        out.add(f"(=> (and {inside(cell)} (> {z[cell]} 1)) {any_true(lower)})")
+    out.add(f"(<= {total([root[cell] for cell in cells])} 1)")
 
 
 # ---------------------------------------------------------------- exact cover

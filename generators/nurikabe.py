@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from csp2sat.generators.base import Genre, PuzzleError, Values, Violation, cell_name, helper, register
 from csp2sat.generators.boardkit import (
     CspText,
+    connected_rule,
     any_true,
     Pos,
     Svg,
@@ -200,34 +201,10 @@ def generate(puzzle: Nurikabe) -> str:
             if all(cell in wall_set for cell in square):
                 out.add(any_true([f"(!= {g[cell]} 0)" for cell in square]))
     if wallable:
-        _wall_connectivity(out, puzzle, wallable, wall_set, g, walls_max)
+        connected_rule(out, wallable, lambda cell: f"(= {g[cell]} 0)", rows, cols, "the wall cells", walls_max)
     else:
         out.block("No cell can be a wall: the clues fill the board")
     return out.text()
-
-
-def _wall_connectivity(
-    out: CspText, puzzle: Nurikabe, wallable: list[Pos], wall_set: set[Pos], g: dict[Pos, str], walls_max: int
-) -> None:
-    """The seed-003 rooted numbering: every wall cell descends to the one root, so the wall is connected."""
-    out.block(
-        "Rule: the wall is connected",
-        "_z numbers wall cells; a wall cell with _z > 1 has a wall neighbour with a smaller _z,",
-        "and at most one wall cell (the root, _r = 1) has _z = 1",
-    )
-    for cell in wallable:
-        out.add(f"(int {_name('z', cell)} 1 {walls_max})")
-        out.add(f"(int {_name('r', cell)} 0 1)")
-    for cell in wallable:
-        z, r = _name("z", cell), _name("r", cell)
-        out.add(f"(iff (= {r} 1) (and (= {g[cell]} 0) (= {z} 1)))")
-        lower = [
-            f"(and (= {g[other]} 0) (< {_name('z', other)} {z}))"
-            for other in neighbours(*cell, puzzle.rows, puzzle.cols)
-            if other in wall_set
-        ]
-        out.add(f"(=> (and (= {g[cell]} 0) (> {z} 1)) {any_true(lower)})")
-    out.add(f"(<= (+ {' '.join(_name('r', cell) for cell in wallable)}) 1)")
 
 
 def decode(puzzle: Nurikabe, values: Values) -> list[str]:

@@ -313,6 +313,7 @@ FORMATS: dict[str, UrlFormat] = {
         UrlFormat("nurikabe", ("nurikabe",), decode_number16, encode_number16, True, "-"),
         UrlFormat("akari", ("lightup", "akari"), decode_4cell, encode_4cell, False, ".", unknown="#",
                   blanks=frozenset({".", "-"})),  # 0 is an Akari clue; the code's "." is a black cell
+        UrlFormat("hitori", ("hitori",), decode_number16, encode_number16, True, "-"),
         UrlFormat("sudoku", ("sudoku",), decode_number16, encode_number16, True, "-"),
     )
 }
