@@ -113,6 +113,8 @@ GENRE_MODULES = (
     "csp2sat.generators.sudoku",
     "csp2sat.generators.akari",
     "csp2sat.generators.hitori",
+    "csp2sat.generators.starbattle",
+    "csp2sat.generators.norinori",
 )
 
 

@@ -84,6 +84,40 @@ def read_grid(text: str, *, hash_comments: bool = True, tokens: bool | None = No
     return grid
 
 
+def header_value(text: str, key: str, lo: int, hi: int) -> tuple[int | None, str]:
+    """The number N of a ``KEY N`` line in a board text (e.g. Star Battle's ``stars 2``), and the text with
+    that line blanked into a comment so that the grid keeps its line numbers; None when there is none.
+
+    Raises `PuzzleError` at the line for a value that is not a number in lo..hi.
+    """
+    lines = text.splitlines()
+    for number, raw in enumerate(lines, 1):
+        words = raw.split()
+        if words and words[0] == key:
+            if len(words) != 2 or not words[1].isdigit() or not lo <= int(words[1]) <= hi:
+                raise PuzzleError(f"a {key} line must be '{key} N' with N in {lo}..{hi}", number, raw.index(key) + 1)
+            lines[number - 1] = ";"
+            return int(words[1]), "\n".join(lines) + "\n"
+    return None, text
+
+
+def read_regions(text: str) -> tuple[list[list[int]], list[list[Token]]]:
+    """The region of every cell of a region grid (any token names a region: ``0 0 1`` or ``AAB``), renumbered
+    0, 1, ... in reading order of each region's first cell, and the grid's tokens (for positions).
+
+    Raises `PuzzleError` (see `read_grid`) for an empty or ragged grid.
+    """
+    grid = read_grid(text, hash_comments=False)
+    names: dict[str, int] = {}
+    labels = [[names.setdefault(token.text, len(names)) for token in row] for row in grid]
+    return labels, grid
+
+
+def region_lines(labels: Sequence[Sequence[int]]) -> list[str]:
+    """A region grid as data/ text lines (space-separated region numbers)."""
+    return [" ".join(map(str, row)) for row in labels]
+
+
 def number_cell(token: Token, lo: int, hi: int) -> int | None | bool:
     """A cell of a number genre: the clue's int, ``None`` for an unknown clue ``?``, ``False`` for no clue.
 

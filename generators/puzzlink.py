@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from csp2sat.generators.base import PuzzleError
-from csp2sat.generators.boardkit import EMPTY_TOKENS, read_grid
+from csp2sat.generators.boardkit import EMPTY_TOKENS, header_value, read_grid, read_regions, region_lines
 
 # A cell's clue: None (no clue), UNKNOWN (a clue whose value is not given: `?`), or a number.
 Clue = "int | str | None"
@@ -279,8 +279,91 @@ def encode_circle(clues: Sequence[Clue]) -> str:
     return "".join(out)
 
 
+def decode_border(body: str, rows: int, cols: int) -> tuple[list[list[int]], str]:
+    """pzprjs ``decodeBorder``: the room walls, 5 per base-32 digit (vertical walls first, then
+    horizontal ones, row-major), as the rooms they make (numbered in reading order of their first
+    cell), and the rest of the body."""
+    vertical, horizontal = (cols - 1) * rows, cols * (rows - 1)
+    need = (vertical + 4) // 5 + (horizontal + 4) // 5
+    bits: list[bool] = []
+    for i, ch in enumerate(body[:need]):
+        try:
+            value = int(ch, 32)
+        except ValueError:
+            raise _bad("border", body, i) from None
+        bits += [bool(value & w) for w in (16, 8, 4, 2, 1)]
+    first = (vertical + 4) // 5 * 5
+    walls_v = (bits[:first] + [False] * first)[:vertical]
+    walls_h = (bits[first:] + [False] * horizontal)[:horizontal]
+    labels = [[-1] * cols for _ in range(rows)]
+    count = 0
+    for r0 in range(rows):
+        for c0 in range(cols):
+            if labels[r0][c0] >= 0:
+                continue
+            labels[r0][c0], stack = count, [(r0, c0)]
+            while stack:
+                r, c = stack.pop()
+                steps = []
+                if c + 1 < cols and not walls_v[r * (cols - 1) + c]:
+                    steps.append((r, c + 1))
+                if c > 0 and not walls_v[r * (cols - 1) + c - 1]:
+                    steps.append((r, c - 1))
+                if r + 1 < rows and not walls_h[r * cols + c]:
+                    steps.append((r + 1, c))
+                if r > 0 and not walls_h[(r - 1) * cols + c]:
+                    steps.append((r - 1, c))
+                for rr, cc in steps:
+                    if labels[rr][cc] < 0:
+                        labels[rr][cc] = count
+                        stack.append((rr, cc))
+            count += 1
+    return labels, body[need:]
+
+
+def encode_border(labels: Sequence[Sequence[object]]) -> str:
+    """pzprjs ``encodeBorder``: the walls between cells of different labels."""
+    rows, cols = len(labels), len(labels[0])
+    out = []
+    for bits in ([labels[r][c] != labels[r][c + 1] for r in range(rows) for c in range(cols - 1)],
+                 [labels[r][c] != labels[r + 1][c] for r in range(rows - 1) for c in range(cols)]):
+        for start in range(0, len(bits), 5):
+            value = sum(w for w, bit in zip((16, 8, 4, 2, 1), bits[start:start + 5]) if bit)
+            out.append("0123456789abcdefghijklmnopqrstuv"[value])
+    return "".join(out)
+
+
 def _base36(n: int) -> str:
     return "0123456789abcdefghijklmnopqrstuvwxyz"[n]
+
+
+def _rooms_text(labels: list[list[int]]) -> str:
+    return "".join(line + "\n" for line in region_lines(labels))
+
+
+def _stars_to_board(parts: PuzzleUrl) -> str:
+    """Star Battle: ``STARS/BORDERS`` (pzprjs ``decodeStarCount`` then ``decodeBorder``)."""
+    count, _, rest = parts.body.partition("/")
+    if not count.isdigit() or int(count) == 0:
+        raise UrlError(f"URL star count {count!r} is not a positive whole number (expected STARS/BORDERS)")
+    labels, _ = decode_border(rest, parts.rows, parts.cols)
+    return f"stars {int(count)}\n" + _rooms_text(labels)
+
+
+def _stars_from_board(text: str) -> tuple[int, int, str]:
+    count, rest = header_value(text, "stars", 1, 10**6)
+    labels, _ = read_regions(rest)
+    return len(labels), len(labels[0]), f"{count or 1}/{encode_border(labels)}"
+
+
+def _rooms_to_board(parts: PuzzleUrl) -> str:
+    """Norinori: the rooms alone (pzprjs ``decodeBorder``)."""
+    return _rooms_text(decode_border(parts.body, parts.rows, parts.cols)[0])
+
+
+def _rooms_from_board(text: str) -> tuple[int, int, str]:
+    labels, _ = read_regions(text)
+    return len(labels), len(labels[0]), encode_border(labels)
 
 
 # --- genres ---------------------------------------------------------------------------------
@@ -292,13 +375,16 @@ class UrlFormat:
 
     genre: str
     pids: tuple[str, ...]
-    decode: Callable[[str, int], list[Clue]]
-    encode: Callable[[Sequence[Clue]], str]
+    decode: Callable[[str, int], list[Clue]] | None  # None: the board is not a grid of cell clues (see below)
+    encode: Callable[[Sequence[Clue]], str] | None
     tokens: bool  # board text as space-separated tokens (else one character per cell)
     empty: str
     symbols: dict[int, str] | None = None  # clue value -> board character (Masyu's circles)
     blanks: frozenset[str] = EMPTY_TOKENS  # the board tokens that mean "no clue" to the genre's reader
     unknown: str = UNKNOWN  # how the board text writes the code's "." (Akari: a black cell without a number)
+    # Boards of rooms (Star Battle, Norinori): URL parts -> board text, and board text -> (rows, cols, body).
+    to_board: Callable[[PuzzleUrl], str] | None = None
+    from_board: Callable[[str], tuple[int, int, str]] | None = None
 
 
 FORMATS: dict[str, UrlFormat] = {
@@ -314,6 +400,10 @@ FORMATS: dict[str, UrlFormat] = {
         UrlFormat("akari", ("lightup", "akari"), decode_4cell, encode_4cell, False, ".", unknown="#",
                   blanks=frozenset({".", "-"})),  # 0 is an Akari clue; the code's "." is a black cell
         UrlFormat("hitori", ("hitori",), decode_number16, encode_number16, True, "-"),
+        UrlFormat("starbattle", ("starbattle",), None, None, True, "-",
+                  to_board=_stars_to_board, from_board=_stars_from_board),
+        UrlFormat("norinori", ("norinori",), None, None, True, "-",
+                  to_board=_rooms_to_board, from_board=_rooms_from_board),
         UrlFormat("sudoku", ("sudoku",), decode_number16, encode_number16, True, "-"),
     )
 }
@@ -352,6 +442,9 @@ def url_to_text(url: str, genre: str | None = None) -> str:
     assert fmt is not None
     if genre is not None and fmt.genre != genre:
         raise UrlError(f"URL puzzle type {parts.pid!r} is a {fmt.genre} board, not {genre}")
+    if fmt.to_board is not None:
+        return fmt.to_board(parts)
+    assert fmt.decode is not None
     clues = fmt.decode(parts.body, parts.rows * parts.cols)
     rows = [clues[r * parts.cols:(r + 1) * parts.cols] for r in range(parts.rows)]
     sep = " " if fmt.tokens else ""
@@ -394,5 +487,9 @@ def text_to_clues(text: str, genre: str) -> tuple[int, int, list[Clue]]:
 def to_url(text: str, genre: str) -> str:
     """The canonical puzz.link URL of a board text of `genre`."""
     fmt = url_format(genre)
+    if fmt.from_board is not None:
+        rows, cols, body = fmt.from_board(text)
+        return f"{CANONICAL_HOST}{fmt.pids[0]}/{cols}/{rows}/{body}"
+    assert fmt.encode is not None
     rows, cols, clues = text_to_clues(text, genre)
     return f"{CANONICAL_HOST}{fmt.pids[0]}/{cols}/{rows}/{fmt.encode(clues)}"

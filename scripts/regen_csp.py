@@ -27,7 +27,7 @@ CSP = ROOT / "csp"
 GENRE_DIRS = {
     "shikaku": "shikaku", "pentomino": "pentomino", "slitherlink": "slitherlink", "hashiwokakero": "hashi",
     "fillmat": "fillmat", "masyu": "masyu", "nurikabe": "nurikabe", "sudoku": "sudoku",
-    "akari": "akari", "hitori": "hitori",
+    "akari": "akari", "hitori": "hitori", "starbattle": "starbattle", "norinori": "norinori",
 }
 _NOT_PUZZLES = {"sources.txt", "pieces.txt", "counts.txt"}
 

@@ -1,0 +1,141 @@
+"""Norinori (のりのり) genre: puzzle text -> Sugar CSP, and a solution log -> the shaded dominoes.
+
+Rules: shade exactly two cells in every region so that every shaded cell has
+exactly one shaded orthogonal neighbour (the shaded cells form dominoes, which
+may cross region borders).
+
+Encoding: ``s_R_C`` (0/1) says cell (R, C) is shaded, the printed answer; no
+helpers. Region sums are 2; a shaded cell's neighbour sum is 1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from csp2sat.generators.base import Genre, Values, Violation, cell_name, register
+from csp2sat.generators.boardkit import (
+    PALETTE,
+    CspText,
+    Pos,
+    Svg,
+    check_format,
+    need_in,
+    neighbours,
+    read_regions,
+    region_drawing,
+    region_lines,
+    total,
+)
+
+SHADED, UNSHADED = "#", "."
+
+
+@dataclass(frozen=True)
+class Norinori:
+    """A Norinori board: size and regions (cell -> region number, reading order)."""
+
+    rows: int
+    cols: int
+    regions: tuple[tuple[int, ...], ...]
+
+    def region_cells(self) -> list[list[Pos]]:
+        """The cells of each region, by region number."""
+        out: list[list[Pos]] = [[] for _ in range(1 + max(max(row) for row in self.regions))]
+        for r, row in enumerate(self.regions):
+            for c, k in enumerate(row):
+                out[k].append((r, c))
+        return out
+
+    def text_lines(self) -> list[str]:
+        """The puzzle in the data/ format."""
+        return region_lines(self.regions)
+
+
+def read(text: str) -> Norinori:
+    """Read a Norinori board: a grid of region names (tokens or characters). Raises `PuzzleError` for ragged rows."""
+    labels, _ = read_regions(text)
+    return Norinori(len(labels), len(labels[0]), tuple(tuple(row) for row in labels))
+
+
+def _s(cell: Pos) -> str:
+    return f"s_{cell[0]}_{cell[1]}"
+
+
+def puzzle_variables(puzzle: Norinori) -> list[str]:
+    """The printed variables: ``s_R_C`` of every cell."""
+    return [_s((r, c)) for r in range(puzzle.rows) for c in range(puzzle.cols)]
+
+
+def generate(puzzle: Norinori) -> str:
+    """The Sugar CSP text of `puzzle`."""
+    out = CspText(
+        f"Norinori puzzle, {puzzle.rows} rows x {puzzle.cols} columns",
+        puzzle.text_lines(),
+        ["s_R_C: 1 if cell (R, C) is shaded"],
+    )
+    out.block("Shading: one 0/1 variable per cell")
+    out.extend(f"(int {name} 0 1)" for name in puzzle_variables(puzzle))
+    out.block("Rule: every region holds exactly two shaded cells")
+    for cells in puzzle.region_cells():
+        out.add(f"(= {total([_s(cell) for cell in cells])} 2)")
+    out.block("Rule: a shaded cell has exactly one shaded neighbour (shaded cells form dominoes)")
+    for r in range(puzzle.rows):
+        for c in range(puzzle.cols):
+            near = [_s(n) for n in neighbours(r, c, puzzle.rows, puzzle.cols)]
+            out.add(f"(=> (= {_s((r, c))} 1) (= {total(near)} 1))")
+    return out.text()
+
+
+def decode(puzzle: Norinori, values: Values) -> list[str]:
+    """The shading, one string per row (``#`` shaded, ``.`` unshaded)."""
+    return ["".join(SHADED if need_in(values, _s((r, c)), 0, 1, "0 or 1") else UNSHADED for c in range(puzzle.cols))
+            for r in range(puzzle.rows)]
+
+
+def check(puzzle: Norinori, solution: list[str]) -> list[Violation]:
+    """The rules the shading breaks: two shaded cells per region, one shaded neighbour per shaded cell."""
+    found = []
+    for k, cells in enumerate(puzzle.region_cells()):
+        count = sum(solution[r][c] == SHADED for r, c in cells)
+        if count != 2:
+            found.append(Violation(f"a region holds two shaded cells, and this one holds {count}", f"region {k}"))
+    for r in range(puzzle.rows):
+        for c in range(puzzle.cols):
+            if solution[r][c] != SHADED:
+                continue
+            count = sum(solution[n[0]][n[1]] == SHADED for n in neighbours(r, c, puzzle.rows, puzzle.cols))
+            if count != 1:
+                found.append(Violation(f"a shaded cell has one shaded neighbour, and this one has {count}",
+                                       cell_name(r, c)))
+    return found
+
+
+def render(puzzle: Norinori, solution: list[str], fmt: str) -> str:
+    """The shading as ``drawing`` (regions framed, ``###`` shaded), ``answer`` (``#``/``.``) or ``svg``."""
+    check_format(fmt)
+    if fmt == "answer":
+        return "".join(row + "\n" for row in solution)
+    if fmt == "drawing":
+        return region_drawing(puzzle.regions, lambda r, c: "###" if solution[r][c] == SHADED else "   ")
+    svg = Svg(puzzle.rows, puzzle.cols)
+    labels = {k for row in puzzle.regions for k in row}
+    svg.regions(puzzle.regions, {k: PALETTE[k % len(PALETTE)] for k in labels})
+    for r, row in enumerate(solution):
+        for c, ch in enumerate(row):
+            if ch == SHADED:
+                svg.cell(r, c, "#333333")
+    return svg.document()
+
+
+GENRE = register(
+    Genre(
+        name="norinori",
+        aliases=(),
+        summary="shade two cells in every region so that the shaded cells form dominoes",
+        read=read,
+        generate=generate,
+        decode=decode,
+        render=render,
+        check=check,
+    )
+)
