@@ -295,12 +295,15 @@ def _solution_object(name: str, puzzle, answer: str):
         return [[int(x) for x in line.split()] for line in lines]
     if name == "fillmat":
         return [[int(ch) for ch in line.strip()] for line in lines]
-    return [line.strip() for line in lines]  # nurikabe, pentomino: one character per cell
+    if name == "sudoku":
+        return [[int(x) for x in line.split()] for line in lines]
+    return [line.strip() for line in lines]  # nurikabe, pentomino, akari, ...: one character per cell
 
 
 PUBLISHED = [(name, board) for name, d in
              (("slitherlink", "slitherlink"), ("masyu", "masyu"), ("hashiwokakero", "hashi"), ("shikaku", "shikaku"),
-              ("fillmat", "fillmat"), ("nurikabe", "nurikabe"), ("pentomino", "pentomino"))
+              ("fillmat", "fillmat"), ("nurikabe", "nurikabe"), ("pentomino", "pentomino"), ("sudoku", "sudoku"),
+              ("akari", "akari"), ("hitori", "hitori"), ("starbattle", "starbattle"), ("norinori", "norinori"))
              for board in _published(d)]
 
 
