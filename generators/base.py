@@ -115,6 +115,7 @@ GENRE_MODULES = (
     "csp2sat.generators.hitori",
     "csp2sat.generators.starbattle",
     "csp2sat.generators.norinori",
+    "csp2sat.generators.heyawake",
 )
 
 

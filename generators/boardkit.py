@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, Sequence, TypeVar
 from xml.sax.saxutils import escape
 
-from csp2sat.generators.base import PuzzleError, Values, helper
+from csp2sat.generators.base import PuzzleError, Values, Violation, cell_name, helper
 
 T = TypeVar("T")
 Pos = tuple[int, int]
@@ -111,6 +111,33 @@ def read_regions(text: str) -> tuple[list[list[int]], list[list[Token]]]:
     names: dict[str, int] = {}
     labels = [[names.setdefault(token.text, len(names)) for token in row] for row in grid]
     return labels, grid
+
+
+def sections(text: str, count: int) -> list[str]:
+    """The first `count` blank-line-separated sections of a board text (e.g. Heyawake's room grid, then its
+    numbers), each as the whole text with every other line blanked, so that positions stay those of the file.
+
+    Raises `PuzzleError` when the text has fewer sections.
+    """
+    lines = text.splitlines()
+    groups: list[list[int]] = []
+    previous_blank = True
+    for i, raw in enumerate(lines):
+        if not raw.strip():
+            previous_blank = True
+            continue
+        if previous_blank:
+            groups.append([])
+        groups[-1].append(i)
+        previous_blank = False
+    if len(groups) < count:
+        raise PuzzleError(f"the board needs {count} grids separated by a blank line, and has {len(groups)}",
+                          len(lines) or 1, 1)
+    out = []
+    for index in range(count):
+        keep = set(groups[index]) if index < count - 1 else {i for g in groups[index:] for i in g}
+        out.append("\n".join(raw if i in keep else "" for i, raw in enumerate(lines)) + "\n")
+    return out
 
 
 def region_lines(labels: Sequence[Sequence[int]]) -> list[str]:
@@ -327,6 +354,38 @@ def connected_rule(
                  for other in neighbours(*cell, rows, cols) if other in allowed]
         out.add(f"(=> (and {inside(cell)} (> {z[cell]} 1)) {any_true(lower)})")
     out.add(f"(<= {total([root[cell] for cell in cells])} 1)")
+
+
+def not_touching_rule(out: CspText, rows: int, cols: int, shaded: Callable[[Pos], str], what: str) -> None:
+    """Write "no two cells for which `shaded` holds share an edge" (`what` names them in the comment)."""
+    out.block(f"Rule: {what} never share an edge")
+    for r in range(rows):
+        for c in range(cols):
+            for other in ((r, c + 1), (r + 1, c)):
+                if other[0] < rows and other[1] < cols:
+                    out.add(f"(not (and {shaded((r, c))} {shaded(other)}))")
+
+
+def touching_violations(solution: Sequence[str], mark: str, what: str) -> list[Violation]:
+    """A violation for each pair of `mark` cells of a character grid that share an edge."""
+    found = []
+    rows, cols = len(solution), len(solution[0])
+    for r in range(rows):
+        for c in range(cols):
+            for other in ((r, c + 1), (r + 1, c)):
+                if other[0] < rows and other[1] < cols and solution[r][c] == mark == solution[other[0]][other[1]]:
+                    found.append(Violation(f"{what} never share an edge, and this one touches {cell_name(*other)}",
+                                           cell_name(r, c)))
+    return found
+
+
+def split_violations(solution: Sequence[str], inside: Callable[[str], bool], what: str) -> list[Violation]:
+    """A violation when the cells of a character grid for which `inside` holds are not connected."""
+    parts = connected((r, c) for r, row in enumerate(solution) for c, ch in enumerate(row) if inside(ch))
+    if len(parts) < 2:
+        return []
+    return [Violation(f"{what} are connected, and they fall into {len(parts)} parts",
+                      f"the part at {cell_name(*min(parts[1]))}")]
 
 
 # ---------------------------------------------------------------- exact cover

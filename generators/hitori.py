@@ -21,13 +21,14 @@ from csp2sat.generators.boardkit import (
     Pos,
     Svg,
     check_format,
-    connected,
     connected_rule,
     need_in,
-    neighbours,
+    not_touching_rule,
     number_cell,
     read_grid,
     region_drawing,
+    split_violations,
+    touching_violations,
 )
 
 SHADED, UNSHADED = "#", "."
@@ -102,11 +103,7 @@ def generate(puzzle: Hitori) -> str:
     out.block("Rule: a number appears at most once unshaded in a row or column")
     for a, b in puzzle.repeats():
         out.add(f"(or (= {_s(a)} 1) (= {_s(b)} 1))")
-    out.block("Rule: shaded cells never share an edge")
-    for r, c in cells:
-        for other in ((r, c + 1), (r + 1, c)):
-            if other[0] < rows and other[1] < cols:
-                out.add(f"(or (= {_s((r, c))} 0) (= {_s(other)} 0))")
+    not_touching_rule(out, rows, cols, lambda cell: f"(= {_s(cell)} 1)", "shaded cells")
     connected_rule(out, cells, lambda cell: f"(= {_s(cell)} 0)", rows, cols, "the unshaded cells")
     return out.text()
 
@@ -124,17 +121,8 @@ def check(puzzle: Hitori, solution: list[str]) -> list[Violation]:
         if solution[a[0]][a[1]] != SHADED and solution[b[0]][b[1]] != SHADED:
             found.append(Violation(f"a number appears once unshaded in a line, and {puzzle.numbers[a[0]][a[1]]} "
                                    f"also stands unshaded at {cell_name(*b)}", cell_name(*a)))
-    for r in range(puzzle.rows):
-        for c in range(puzzle.cols):
-            for other in ((r, c + 1), (r + 1, c)):
-                inside = other[0] < puzzle.rows and other[1] < puzzle.cols
-                if inside and solution[r][c] == SHADED and solution[other[0]][other[1]] == SHADED:
-                    found.append(Violation(f"shaded cells never share an edge, and this one touches {cell_name(*other)}",
-                                           cell_name(r, c)))
-    parts = connected((r, c) for r in range(puzzle.rows) for c in range(puzzle.cols) if solution[r][c] != SHADED)
-    if len(parts) > 1:
-        found.append(Violation(f"the unshaded cells are connected, and they fall into {len(parts)} parts",
-                               f"the part at {cell_name(*min(parts[1]))}"))
+    found += touching_violations(solution, SHADED, "shaded cells")
+    found += split_violations(solution, lambda ch: ch != SHADED, "the unshaded cells")
     return found
 
 

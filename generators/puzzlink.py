@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from csp2sat.generators.base import PuzzleError
-from csp2sat.generators.boardkit import EMPTY_TOKENS, header_value, read_grid, read_regions, region_lines
+from csp2sat.generators.boardkit import EMPTY_TOKENS, header_value, read_grid, read_regions, region_lines, sections
 
 # A cell's clue: None (no clue), UNKNOWN (a clue whose value is not given: `?`), or a number.
 Clue = "int | str | None"
@@ -366,6 +366,36 @@ def _rooms_from_board(text: str) -> tuple[int, int, str]:
     return len(labels), len(labels[0]), encode_border(labels)
 
 
+def _numbered_rooms_to_board(parts: PuzzleUrl) -> str:
+    """Heyawake: ``BORDERS`` then one number16 clue per room in room order (pzprjs ``decodeRoomNumber16``),
+    written at each room's first cell."""
+    labels, rest = decode_border(parts.body, parts.rows, parts.cols)
+    count = 1 + max(max(row) for row in labels)
+    clues = decode_number16(rest, count)
+    grid: list[list[str]] = [["-"] * parts.cols for _ in range(parts.rows)]
+    placed: set[int] = set()
+    for r, row in enumerate(labels):
+        for c, k in enumerate(row):
+            if k not in placed:
+                placed.add(k)
+                clue = clues[k]
+                grid[r][c] = "-" if clue is None else str(clue)
+    return _rooms_text(labels) + "\n" + "".join(" ".join(row) + "\n" for row in grid)
+
+
+def _numbered_rooms_from_board(text: str) -> tuple[int, int, str]:
+    room_text, number_text = sections(text, 2)
+    labels, _ = read_regions(room_text)
+    clues: list[Clue] = [None] * (1 + max(max(row) for row in labels))
+    for r, row in enumerate(read_grid(number_text, tokens=True)):
+        for c, token in enumerate(row):
+            if token.text == "?":
+                clues[labels[r][c]] = UNKNOWN
+            elif token.text.isdigit():
+                clues[labels[r][c]] = int(token.text)
+    return len(labels), len(labels[0]), encode_border(labels) + encode_number16(clues)
+
+
 # --- genres ---------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -404,6 +434,8 @@ FORMATS: dict[str, UrlFormat] = {
                   to_board=_stars_to_board, from_board=_stars_from_board),
         UrlFormat("norinori", ("norinori",), None, None, True, "-",
                   to_board=_rooms_to_board, from_board=_rooms_from_board),
+        UrlFormat("heyawake", ("heyawake",), None, None, True, "-",
+                  to_board=_numbered_rooms_to_board, from_board=_numbered_rooms_from_board),
         UrlFormat("sudoku", ("sudoku",), decode_number16, encode_number16, True, "-"),
     )
 }

@@ -78,8 +78,12 @@ def solve_twice(genre: ModuleType, puzzle: object) -> tuple[dict, bool]:
 
 def check_board_end_to_end(genre: ModuleType, genre_dir: str, name: str) -> None:
     """Solve data/GENRE/NAME end to end: the rule checker accepts the answer, it equals the source's
-    solution where there is one, and a second solution exists exactly when sources.txt says MULTIPLE."""
+    solution where there is one, and a second solution exists exactly when sources.txt says MULTIPLE
+    (none at all when it says UNSOLVABLE)."""
     puzzle = genre.read(puzzle_text(genre_dir, name))
+    if statuses(genre_dir)[name] == "UNSOLVABLE":
+        assert solve_once(genre.generate(puzzle)) is None
+        return
     values, another = solve_twice(genre, puzzle)
     solution = genre.decode(puzzle, values)
     assert genre.check(puzzle, solution) == []
