@@ -22,11 +22,10 @@ from csp2sat.generators.boardkit import (
     Pos,
     Svg,
     any_true,
-    check_format,
     need_in,
     neighbours,
     read_grid,
-    region_drawing,
+    render_marks,
     runs,
     total,
 )
@@ -173,30 +172,22 @@ def check(puzzle: Akari, solution: list[str]) -> list[Violation]:
 
 def render(puzzle: Akari, solution: list[str], fmt: str) -> str:
     """The lights as ``drawing`` (``*`` lights, ``###``/``#N#`` black cells), ``answer`` (characters) or ``svg``."""
-    check_format(fmt)
-    if fmt == "answer":
-        return "".join(row + "\n" for row in solution)
-    if fmt == "drawing":
-        labels = [["black" if (r, c) in puzzle.black else "white" for c in range(puzzle.cols)]
-                  for r in range(puzzle.rows)]
+    def inside(r: int, c: int) -> str:
+        ch = solution[r][c]
+        if (r, c) in puzzle.black:
+            return "###" if ch == BLACK else f"#{ch}#"
+        return " * " if ch == LIGHT else "   "
 
-        def inside(r: int, c: int) -> str:
-            ch = solution[r][c]
-            if (r, c) in puzzle.black:
-                return "###" if ch == BLACK else f"#{ch}#"
-            return " * " if ch == LIGHT else "   "
-        return region_drawing(labels, inside)
-    svg = Svg(puzzle.rows, puzzle.cols)
-    svg.regions([["x"] * puzzle.cols for _ in range(puzzle.rows)], {})
-    for (r, c), value in puzzle.black.items():
-        svg.cell(r, c, "#333333")
-        if value is not None:
-            svg.text(r, c, str(value), color="white")
-    for r, row in enumerate(solution):
-        for c, ch in enumerate(row):
-            if ch == LIGHT:
-                svg.text(r, c, "\u25cf", color="#e6a800")
-    return svg.document()
+    def paint(svg: Svg, r: int, c: int) -> None:
+        if (r, c) in puzzle.black:
+            svg.cell(r, c, "#333333")
+            if puzzle.black[r, c] is not None:
+                svg.text(r, c, str(puzzle.black[r, c]), color="white")
+        elif solution[r][c] == LIGHT:
+            svg.text(r, c, "\u25cf", color="#e6a800")
+
+    labels = [["black" if (r, c) in puzzle.black else "white" for c in range(puzzle.cols)] for r in range(puzzle.rows)]
+    return render_marks(labels, solution, fmt, inside, paint, colours=False)
 
 
 GENRE = register(

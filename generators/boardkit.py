@@ -574,6 +574,68 @@ def number_rows(grid: Sequence[Sequence[int]]) -> str:
     return "".join(" ".join(map(str, row)) + "\n" for row in grid)
 
 
+def region_cells(labels: Sequence[Sequence[int]]) -> list[list[Pos]]:
+    """The cells of each region of a grid labelled 0, 1, ..., by label, each in reading order."""
+    out: list[list[Pos]] = [[] for _ in range(1 + max(max(row) for row in labels))]
+    for r, row in enumerate(labels):
+        for c, k in enumerate(row):
+            out[k].append((r, c))
+    return out
+
+
+def decode_marks(values: Values, var: Callable[[Pos], str], rows: int, cols: int, on: str, off: str) -> list[str]:
+    """A 0/1 answer grid (``var(cell)`` per cell) as one string per row, `on` for 1 and `off` for 0.
+
+    Raises `PuzzleError` for a missing value or one other than 0 and 1.
+    """
+    return ["".join(on if need_in(values, var((r, c)), 0, 1, "0 or 1") else off for c in range(cols))
+            for r in range(rows)]
+
+
+def render_marks(
+    labels: Sequence[Sequence[object]],
+    solution: Sequence[str],
+    fmt: str,
+    inside: Callable[[int, int], str],
+    paint: Callable[[Svg, int, int], None],
+    colours: bool = True,
+) -> str:
+    """Render a one-character-per-cell answer: ``answer`` is the rows themselves, ``drawing`` the
+    `region_drawing` of `labels` with `inside`, ``svg`` the regions (in `PALETTE` colours unless not
+    `colours`) with `paint` called on every cell."""
+    check_format(fmt)
+    if fmt == "answer":
+        return "".join(row + "\n" for row in solution)
+    if fmt == "drawing":
+        return region_drawing(labels, inside)
+    svg = Svg(len(labels), len(labels[0]))
+    names = sorted({k for row in labels for k in row}, key=str)
+    svg.regions(labels, {k: PALETTE[i % len(PALETTE)] for i, k in enumerate(names)} if colours else {})
+    for r in range(len(labels)):
+        for c in range(len(labels[0])):
+            paint(svg, r, c)
+    return svg.document()
+
+
+def render_shading(labels: Sequence[Sequence[object]], solution: Sequence[str], fmt: str,
+                   marks: Mapping[Pos, str], shaded: str = "#") -> str:
+    """`render_marks` for a shading (``#`` cells) with numbers `marks` in some cells: shaded cells are
+    drawn ``###`` (``#N#`` with a one-character number) and filled dark in the SVG, numbers white on them."""
+    def inside(r: int, c: int) -> str:
+        mark = marks.get((r, c), "")
+        if solution[r][c] != shaded:
+            return f"{mark:^3}"
+        return f"#{mark}#" if len(mark) == 1 else "###"
+
+    def paint(svg: Svg, r: int, c: int) -> None:
+        if solution[r][c] == shaded:
+            svg.cell(r, c, "#333333")
+        if (r, c) in marks:
+            svg.text(r, c, marks[r, c], color="white" if solution[r][c] == shaded else "black")
+
+    return render_marks(labels, solution, fmt, inside, paint, colours=len({k for row in labels for k in row}) > 1)
+
+
 def check_format(fmt: str) -> None:
     """Raise ValueError for a render format other than drawing, answer or svg."""
     if fmt not in ("drawing", "answer", "svg"):

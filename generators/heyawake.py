@@ -18,20 +18,18 @@ from dataclasses import dataclass
 
 from csp2sat.generators.base import Genre, PuzzleError, Values, Violation, register
 from csp2sat.generators.boardkit import (
-    PALETTE,
     CspText,
     Pos,
-    Svg,
     any_true,
-    check_format,
     connected_rule,
-    need_in,
+    decode_marks,
     not_touching_rule,
     number_cell,
     read_grid,
     read_regions,
-    region_drawing,
+    region_cells,
     region_lines,
+    render_shading,
     sections,
     split_violations,
     total,
@@ -50,17 +48,9 @@ class Heyawake:
     rooms: tuple[tuple[int, ...], ...]
     numbers: dict[int, int | None]  # room -> its number; rooms without one are absent
 
-    def room_cells(self) -> list[list[Pos]]:
-        """The cells of each room, by room number."""
-        out: list[list[Pos]] = [[] for _ in range(1 + max(max(row) for row in self.rooms))]
-        for r, row in enumerate(self.rooms):
-            for c, k in enumerate(row):
-                out[k].append((r, c))
-        return out
-
     def text_lines(self) -> list[str]:
         """The puzzle in the data/ format: the rooms, a blank line, the numbers at each room's first cell."""
-        firsts = {cells[0]: k for k, cells in enumerate(self.room_cells())}
+        firsts = {cells[0]: k for k, cells in enumerate(region_cells(self.rooms))}
 
         def mark(cell: Pos) -> str:
             k = firsts.get(cell)
@@ -137,7 +127,7 @@ def generate(puzzle: Heyawake) -> str:
     out.block("Shading: one 0/1 variable per cell")
     out.extend(f"(int {name} 0 1)" for name in puzzle_variables(puzzle))
     out.block("Rule: a room's number is the count of its shaded cells")
-    room_cells = puzzle.room_cells()
+    room_cells = region_cells(puzzle.rooms)
     for k, value in sorted(puzzle.numbers.items()):
         if value is not None:
             out.add(f"(= {total([_s(cell) for cell in room_cells[k]])} {value})")
@@ -152,15 +142,14 @@ def generate(puzzle: Heyawake) -> str:
 
 def decode(puzzle: Heyawake, values: Values) -> list[str]:
     """The shading, one string per row (``#`` shaded, ``.`` unshaded)."""
-    return ["".join(SHADED if need_in(values, _s((r, c)), 0, 1, "0 or 1") else UNSHADED for c in range(puzzle.cols))
-            for r in range(puzzle.rows)]
+    return decode_marks(values, _s, puzzle.rows, puzzle.cols, SHADED, UNSHADED)
 
 
 def check(puzzle: Heyawake, solution: list[str]) -> list[Violation]:
     """The rules the shading breaks: room numbers, touching shaded cells, lines through three rooms and a
     split unshaded area."""
     found = []
-    room_cells = puzzle.room_cells()
+    room_cells = region_cells(puzzle.rooms)
     for k, value in sorted(puzzle.numbers.items()):
         count = sum(solution[r][c] == SHADED for r, c in room_cells[k])
         if value is not None and count != value:
@@ -178,23 +167,9 @@ def check(puzzle: Heyawake, solution: list[str]) -> list[Violation]:
 
 def render(puzzle: Heyawake, solution: list[str], fmt: str) -> str:
     """The shading as ``drawing`` (rooms framed, ``###`` shaded), ``answer`` (``#``/``.``) or ``svg``."""
-    check_format(fmt)
-    if fmt == "answer":
-        return "".join(row + "\n" for row in solution)
     marks = {cells[0]: ("?" if puzzle.numbers[k] is None else str(puzzle.numbers[k]))
-             for k, cells in enumerate(puzzle.room_cells()) if k in puzzle.numbers}
-    if fmt == "drawing":
-        return region_drawing(puzzle.rooms, lambda r, c: "###" if solution[r][c] == SHADED
-                              else f"{marks.get((r, c), ''):^3}")
-    svg = Svg(puzzle.rows, puzzle.cols)
-    svg.regions(puzzle.rooms, {k: PALETTE[k % len(PALETTE)] for row in puzzle.rooms for k in row})
-    for r, row in enumerate(solution):
-        for c, ch in enumerate(row):
-            if ch == SHADED:
-                svg.cell(r, c, "#333333")
-            if (r, c) in marks:
-                svg.text(r, c, marks[r, c], color="white" if ch == SHADED else "black")
-    return svg.document()
+             for k, cells in enumerate(region_cells(puzzle.rooms)) if k in puzzle.numbers}
+    return render_shading(puzzle.rooms, solution, fmt, marks)
 
 
 GENRE = register(

@@ -19,14 +19,12 @@ from csp2sat.generators.base import Genre, PuzzleError, Values, Violation, cell_
 from csp2sat.generators.boardkit import (
     CspText,
     Pos,
-    Svg,
-    check_format,
     connected_rule,
-    need_in,
+    decode_marks,
     not_touching_rule,
     number_cell,
     read_grid,
-    region_drawing,
+    render_shading,
     split_violations,
     touching_violations,
 )
@@ -110,8 +108,7 @@ def generate(puzzle: Hitori) -> str:
 
 def decode(puzzle: Hitori, values: Values) -> list[str]:
     """The shading, one string per row (``#`` shaded, ``.`` unshaded)."""
-    return ["".join(SHADED if need_in(values, _s((r, c)), 0, 1, "0 or 1") else UNSHADED for c in range(puzzle.cols))
-            for r in range(puzzle.rows)]
+    return decode_marks(values, _s, puzzle.rows, puzzle.cols, SHADED, UNSHADED)
 
 
 def check(puzzle: Hitori, solution: list[str]) -> list[Violation]:
@@ -128,24 +125,8 @@ def check(puzzle: Hitori, solution: list[str]) -> list[Violation]:
 
 def render(puzzle: Hitori, solution: list[str], fmt: str) -> str:
     """The shading as ``drawing`` (numbers, shaded cells ``#N#``), ``answer`` (``#``/``.``) or ``svg``."""
-    check_format(fmt)
-    if fmt == "answer":
-        return "".join(row + "\n" for row in solution)
-    if fmt == "drawing":
-        labels = [[0] * puzzle.cols for _ in range(puzzle.rows)]
-        return region_drawing(labels, lambda r, c: (
-            f"#{puzzle.marks[r][c]}#" if solution[r][c] == SHADED and len(puzzle.marks[r][c]) == 1
-            else "###" if solution[r][c] == SHADED else f"{puzzle.marks[r][c]:^3}"))
-    svg = Svg(puzzle.rows, puzzle.cols)
-    svg.regions([[0] * puzzle.cols for _ in range(puzzle.rows)], {})
-    for r in range(puzzle.rows):
-        for c in range(puzzle.cols):
-            shaded = solution[r][c] == SHADED
-            if shaded:
-                svg.cell(r, c, "#333333")
-            if puzzle.marks[r][c] != "-":
-                svg.text(r, c, puzzle.marks[r][c], color="white" if shaded else "black")
-    return svg.document()
+    marks = {(r, c): mark for r, row in enumerate(puzzle.marks) for c, mark in enumerate(row) if mark != "-"}
+    return render_shading([[0] * puzzle.cols for _ in range(puzzle.rows)], solution, fmt, marks)
 
 
 GENRE = register(

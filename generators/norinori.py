@@ -14,16 +14,15 @@ from dataclasses import dataclass
 
 from csp2sat.generators.base import Genre, Values, Violation, cell_name, register
 from csp2sat.generators.boardkit import (
-    PALETTE,
     CspText,
     Pos,
     Svg,
-    check_format,
-    need_in,
+    decode_marks,
     neighbours,
     read_regions,
-    region_drawing,
+    region_cells,
     region_lines,
+    render_marks,
     total,
 )
 
@@ -37,14 +36,6 @@ class Norinori:
     rows: int
     cols: int
     regions: tuple[tuple[int, ...], ...]
-
-    def region_cells(self) -> list[list[Pos]]:
-        """The cells of each region, by region number."""
-        out: list[list[Pos]] = [[] for _ in range(1 + max(max(row) for row in self.regions))]
-        for r, row in enumerate(self.regions):
-            for c, k in enumerate(row):
-                out[k].append((r, c))
-        return out
 
     def text_lines(self) -> list[str]:
         """The puzzle in the data/ format."""
@@ -76,7 +67,7 @@ def generate(puzzle: Norinori) -> str:
     out.block("Shading: one 0/1 variable per cell")
     out.extend(f"(int {name} 0 1)" for name in puzzle_variables(puzzle))
     out.block("Rule: every region holds exactly two shaded cells")
-    for cells in puzzle.region_cells():
+    for cells in region_cells(puzzle.regions):
         out.add(f"(= {total([_s(cell) for cell in cells])} 2)")
     out.block("Rule: a shaded cell has exactly one shaded neighbour (shaded cells form dominoes)")
     for r in range(puzzle.rows):
@@ -88,14 +79,13 @@ def generate(puzzle: Norinori) -> str:
 
 def decode(puzzle: Norinori, values: Values) -> list[str]:
     """The shading, one string per row (``#`` shaded, ``.`` unshaded)."""
-    return ["".join(SHADED if need_in(values, _s((r, c)), 0, 1, "0 or 1") else UNSHADED for c in range(puzzle.cols))
-            for r in range(puzzle.rows)]
+    return decode_marks(values, _s, puzzle.rows, puzzle.cols, SHADED, UNSHADED)
 
 
 def check(puzzle: Norinori, solution: list[str]) -> list[Violation]:
     """The rules the shading breaks: two shaded cells per region, one shaded neighbour per shaded cell."""
     found = []
-    for k, cells in enumerate(puzzle.region_cells()):
+    for k, cells in enumerate(region_cells(puzzle.regions)):
         count = sum(solution[r][c] == SHADED for r, c in cells)
         if count != 2:
             found.append(Violation(f"a region holds two shaded cells, and this one holds {count}", f"region {k}"))
@@ -112,19 +102,12 @@ def check(puzzle: Norinori, solution: list[str]) -> list[Violation]:
 
 def render(puzzle: Norinori, solution: list[str], fmt: str) -> str:
     """The shading as ``drawing`` (regions framed, ``###`` shaded), ``answer`` (``#``/``.``) or ``svg``."""
-    check_format(fmt)
-    if fmt == "answer":
-        return "".join(row + "\n" for row in solution)
-    if fmt == "drawing":
-        return region_drawing(puzzle.regions, lambda r, c: "###" if solution[r][c] == SHADED else "   ")
-    svg = Svg(puzzle.rows, puzzle.cols)
-    labels = {k for row in puzzle.regions for k in row}
-    svg.regions(puzzle.regions, {k: PALETTE[k % len(PALETTE)] for k in labels})
-    for r, row in enumerate(solution):
-        for c, ch in enumerate(row):
-            if ch == SHADED:
-                svg.cell(r, c, "#333333")
-    return svg.document()
+    def paint(svg: Svg, r: int, c: int) -> None:
+        if solution[r][c] == SHADED:
+            svg.cell(r, c, "#333333")
+
+    return render_marks(puzzle.regions, solution, fmt,
+                        lambda r, c: "###" if solution[r][c] == SHADED else "   ", paint)
 
 
 GENRE = register(

@@ -15,16 +15,15 @@ from dataclasses import dataclass
 
 from csp2sat.generators.base import Genre, PuzzleError, Values, Violation, cell_name, register
 from csp2sat.generators.boardkit import (
-    PALETTE,
     CspText,
     Pos,
     Svg,
-    check_format,
+    decode_marks,
     header_value,
-    need_in,
     read_regions,
-    region_drawing,
+    region_cells,
     region_lines,
+    render_marks,
     total,
 )
 
@@ -44,10 +43,7 @@ class StarBattle:
         """Every row, column and region with its cells, named as a violation names it."""
         out = [(f"row {r}", [(r, c) for c in range(self.cols)]) for r in range(self.rows)]
         out += [(f"column {c}", [(r, c) for r in range(self.rows)]) for c in range(self.cols)]
-        count = 1 + max(max(row) for row in self.regions)
-        for k in range(count):
-            out.append((f"region {k}", [(r, c) for r in range(self.rows) for c in range(self.cols)
-                                        if self.regions[r][c] == k]))
+        out += [(f"region {k}", cells) for k, cells in enumerate(region_cells(self.regions))]
         return out
 
     def text_lines(self) -> list[str]:
@@ -104,8 +100,7 @@ def generate(puzzle: StarBattle) -> str:
 
 def decode(puzzle: StarBattle, values: Values) -> list[str]:
     """The stars, one string per row (``*`` star, ``.`` empty)."""
-    return ["".join(STAR if need_in(values, _t((r, c)), 0, 1, "0 or 1") else EMPTY for c in range(puzzle.cols))
-            for r in range(puzzle.rows)]
+    return decode_marks(values, _t, puzzle.rows, puzzle.cols, STAR, EMPTY)
 
 
 def check(puzzle: StarBattle, solution: list[str]) -> list[Violation]:
@@ -126,19 +121,11 @@ def check(puzzle: StarBattle, solution: list[str]) -> list[Violation]:
 
 def render(puzzle: StarBattle, solution: list[str], fmt: str) -> str:
     """The stars as ``drawing`` (regions framed, `` * `` stars), ``answer`` (``*``/``.``) or ``svg``."""
-    check_format(fmt)
-    if fmt == "answer":
-        return "".join(row + "\n" for row in solution)
-    if fmt == "drawing":
-        return region_drawing(puzzle.regions, lambda r, c: " * " if solution[r][c] == STAR else "   ")
-    svg = Svg(puzzle.rows, puzzle.cols)
-    labels = {k for row in puzzle.regions for k in row}
-    svg.regions(puzzle.regions, {k: PALETTE[k % len(PALETTE)] for k in labels})
-    for r, row in enumerate(solution):
-        for c, ch in enumerate(row):
-            if ch == STAR:
-                svg.text(r, c, "\u2605")
-    return svg.document()
+    def paint(svg: Svg, r: int, c: int) -> None:
+        if solution[r][c] == STAR:
+            svg.text(r, c, "\u2605")
+
+    return render_marks(puzzle.regions, solution, fmt, lambda r, c: " * " if solution[r][c] == STAR else "   ", paint)
 
 
 GENRE = register(

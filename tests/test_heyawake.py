@@ -58,7 +58,7 @@ def test_known_answer_round_trips_checks_and_draws():
                                         for c, ch in enumerate(row)})
     assert heyawake.check(puzzle, solution) == []
     assert heyawake.render(puzzle, solution, "answer") == SMALL_ANSWER
-    assert heyawake.render(puzzle, solution, "drawing").splitlines()[1] == "|###| 2  ###| 2     |###|"
+    assert heyawake.render(puzzle, solution, "drawing").splitlines()[1] == "|#2#| 2  ###| 2     |#2#|"
     assert [t.text for t in ET.fromstring(heyawake.render(puzzle, solution, "svg")).iter(
         "{http://www.w3.org/2000/svg}text")] == ["2", "2", "2", "2"]
 
