@@ -116,6 +116,7 @@ GENRE_MODULES = (
     "csp2sat.generators.starbattle",
     "csp2sat.generators.norinori",
     "csp2sat.generators.heyawake",
+    "csp2sat.generators.lits",
 )
 
 

@@ -434,6 +434,7 @@ FORMATS: dict[str, UrlFormat] = {
                   to_board=_stars_to_board, from_board=_stars_from_board),
         UrlFormat("norinori", ("norinori",), None, None, True, "-",
                   to_board=_rooms_to_board, from_board=_rooms_from_board),
+        UrlFormat("lits", ("lits",), None, None, True, "-", to_board=_rooms_to_board, from_board=_rooms_from_board),
         UrlFormat("heyawake", ("heyawake",), None, None, True, "-",
                   to_board=_numbered_rooms_to_board, from_board=_numbered_rooms_from_board),
         UrlFormat("sudoku", ("sudoku",), decode_number16, encode_number16, True, "-"),

@@ -303,7 +303,8 @@ def _solution_object(name: str, puzzle, answer: str):
 PUBLISHED = [(name, board) for name, d in
              (("slitherlink", "slitherlink"), ("masyu", "masyu"), ("hashiwokakero", "hashi"), ("shikaku", "shikaku"),
               ("fillmat", "fillmat"), ("nurikabe", "nurikabe"), ("pentomino", "pentomino"), ("sudoku", "sudoku"),
-              ("akari", "akari"), ("hitori", "hitori"), ("starbattle", "starbattle"), ("norinori", "norinori"))
+              ("akari", "akari"), ("hitori", "hitori"), ("starbattle", "starbattle"), ("norinori", "norinori"),
+              ("heyawake", "heyawake"), ("lits", "lits"))
              for board in _published(d)]
 
 

@@ -33,7 +33,7 @@ SLOW = {("pentomino", "box_4x15"), ("pentomino", "box_5x12"), ("pentomino", "box
         ("pentomino", "box_8x8_centre2x2"), ("slitherlink", "puzzleloop_medium_5059634_30x25"),
         ("slitherlink", "puzzleloop_hard_3417429_30x25"), ("slitherlink", "puzzleloop_hard_5785762_30x25"),
         ("pentomino", "box_3x20"), ("slitherlink", "noqx_15x25"), ("heyawake", "penpa_3_12x12"),
-        ("heyawake", "penpa_4_17x17")}
+        ("heyawake", "penpa_4_17x17"), ("lits", "noqx_24x24")}
 SLOW_ENUMERATION = {("pentomino", "box_3x20"), ("masyu", "noqx_penpa1_6x6")}  # 8 and 266 solutions
 
 
