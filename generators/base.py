@@ -117,6 +117,7 @@ GENRE_MODULES = (
     "csp2sat.generators.norinori",
     "csp2sat.generators.heyawake",
     "csp2sat.generators.lits",
+    "csp2sat.generators.numberlink",
 )
 
 

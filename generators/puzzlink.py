@@ -435,6 +435,7 @@ FORMATS: dict[str, UrlFormat] = {
         UrlFormat("norinori", ("norinori",), None, None, True, "-",
                   to_board=_rooms_to_board, from_board=_rooms_from_board),
         UrlFormat("lits", ("lits",), None, None, True, "-", to_board=_rooms_to_board, from_board=_rooms_from_board),
+        UrlFormat("numberlink", ("numlin", "numberlink"), decode_number16, encode_number16, True, "-"),
         UrlFormat("heyawake", ("heyawake",), None, None, True, "-",
                   to_board=_numbered_rooms_to_board, from_board=_numbered_rooms_from_board),
         UrlFormat("sudoku", ("sudoku",), decode_number16, encode_number16, True, "-"),
