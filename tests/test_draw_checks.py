@@ -309,8 +309,7 @@ PUBLISHED = [(name, board) for name, d in
              (("slitherlink", "slitherlink"), ("masyu", "masyu"), ("hashiwokakero", "hashi"), ("shikaku", "shikaku"),
               ("fillmat", "fillmat"), ("nurikabe", "nurikabe"), ("pentomino", "pentomino"), ("sudoku", "sudoku"),
               ("akari", "akari"), ("hitori", "hitori"), ("starbattle", "starbattle"), ("norinori", "norinori"),
-              ("heyawake", "heyawake"), ("lits", "lits"))
-PUBLISHED += [("numberlink", board) for board in _published("numberlink")]
+              ("heyawake", "heyawake"), ("lits", "lits"), ("numberlink", "numberlink"))
              for board in _published(d)]
 
 
