@@ -118,6 +118,7 @@ GENRE_MODULES = (
     "csp2sat.generators.heyawake",
     "csp2sat.generators.lits",
     "csp2sat.generators.numberlink",
+    "csp2sat.generators.kakuro",
 )
 
 

@@ -216,14 +216,16 @@ def connected(cells: Iterable[Pos]) -> list[set[Pos]]:
     return groups
 
 
-def runs(is_open: Callable[[int, int], bool], rows: int, cols: int) -> list[list[Pos]]:
-    """The maximal horizontal runs (first) and vertical runs of open cells, each in order, singletons included.
+def runs(is_open: Callable[[int, int], bool], rows: int, cols: int, axes: str = "across down") -> list[list[Pos]]:
+    """The maximal horizontal runs (first) and vertical runs of open cells, each in order, singletons included
+    (`axes` "across" or "down" for one kind only).
 
     Akari's lines of sight and Kakuro's sums are such runs between walls.
     """
     out: list[list[Pos]] = []
-    for lines in ([[(r, c) for c in range(cols)] for r in range(rows)],
-                  [[(r, c) for r in range(rows)] for c in range(cols)]):
+    kinds = {"across": [[(r, c) for c in range(cols)] for r in range(rows)],
+             "down": [[(r, c) for r in range(rows)] for c in range(cols)]}
+    for lines in (kinds[axis] for axis in axes.split()):
         for line in lines:
             current: list[Pos] = []
             for cell in line + [None]:  # type: ignore[operator]

@@ -396,6 +396,99 @@ def _numbered_rooms_from_board(text: str) -> tuple[int, int, str]:
     return len(labels), len(labels[0]), encode_border(labels) + encode_number16(clues)
 
 
+def _kakuro_value(ch: str, body: str, i: int) -> int:
+    """pzprjs kakuro ``decval``: 0-9 and a-j are 0-19, A-Z are 20-45; ``-`` (pzprjs's -1) is no sum, as 0."""
+    if ch == "-":
+        return 0
+    if ch.isdigit() or "a" <= ch <= "j":
+        return int(ch, 36)
+    if "A" <= ch <= "Z":
+        return int(ch, 36) + 10
+    raise _bad("kakuro", body, i)
+
+
+def _kakuro_char(value: int) -> str:
+    """pzprjs kakuro ``encval``."""
+    return _base36(value) if value < 20 else _base36(value - 10).upper()
+
+
+def _kakuro_to_board(parts: PuzzleUrl) -> str:
+    """Kakuro (pzprjs ``decodeKakuro``): the board's black cells (``.`` none, else DOWN ACROSS as two
+    characters, ``k``-``z`` a run of 1-16 white cells), then the frame's sums: down sums of the columns
+    whose top cell is white, across sums of the rows whose left cell is white. The board text has the
+    frame as its first row and column."""
+    rows, cols, body = parts.rows, parts.cols, parts.body
+    black: dict[tuple[int, int], tuple[int, int]] = {}
+    c = i = 0
+    while i < len(body) and c < rows * cols:
+        ch = body[i]
+        if "k" <= ch <= "z":
+            c += int(ch, 36) - 19
+        else:
+            sums = (0, 0)
+            if ch != ".":
+                if i + 1 >= len(body):
+                    raise UrlError(f"URL body ends inside the sums of a black cell (position {i + 1})")
+                sums = (_kakuro_value(ch, body, i), _kakuro_value(body[i + 1], body, i + 1))
+                i += 1
+            black[divmod(c, cols)] = sums
+            c += 1
+        i += 1
+    frame_down = [0] * cols
+    frame_across = [0] * rows
+    for col in range(cols):
+        if (0, col) not in black and i < len(body):
+            frame_down[col], i = _kakuro_value(body[i], body, i), i + 1
+    for row in range(rows):
+        if (row, 0) not in black and i < len(body):
+            frame_across[row], i = _kakuro_value(body[i], body, i), i + 1
+
+    def mark(down: int, across: int) -> str:
+        return "#" if down == across == 0 else f"{down or '-'}\\{across or '-'}"
+
+    lines = [" ".join(["#"] + [mark(frame_down[col], 0) for col in range(cols)])]
+    for row in range(rows):
+        cells = [mark(0, frame_across[row])]
+        cells += [mark(*black[row, col]) if (row, col) in black else "." for col in range(cols)]
+        lines.append(" ".join(cells))
+    return "".join(line + "\n" for line in lines)
+
+
+def _kakuro_from_board(text: str) -> tuple[int, int, str]:
+    grid = read_grid(text, hash_comments=False, tokens=True)
+
+    def sums(word: str) -> tuple[int, int]:
+        if word == "#":
+            return (0, 0)
+        down, _, across = word.partition("\\")
+        return (0 if down == "-" else int(down), 0 if across == "-" else int(across))
+
+    rows, cols = len(grid) - 1, len(grid[0]) - 1
+    out, count = [], 0
+    for row in grid[1:]:
+        for token in row[1:]:
+            if token.text in (".", "0"):
+                count += 1
+                if count == 16:
+                    out.append(_base36(count + 19))
+                    count = 0
+                continue
+            if count:
+                out.append(_base36(count + 19))
+                count = 0
+            down, across = sums(token.text)
+            out.append("." if down == across == 0 else _kakuro_char(down) + _kakuro_char(across))
+    if count:
+        out.append(_base36(count + 19))
+    for col in range(cols):
+        if grid[1][col + 1].text in (".", "0"):
+            out.append(_kakuro_char(sums(grid[0][col + 1].text)[0]))
+    for row in range(rows):
+        if grid[row + 1][1].text in (".", "0"):
+            out.append(_kakuro_char(sums(grid[row + 1][0].text)[1]))
+    return rows, cols, "".join(out)
+
+
 # --- genres ---------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -436,6 +529,8 @@ FORMATS: dict[str, UrlFormat] = {
                   to_board=_rooms_to_board, from_board=_rooms_from_board),
         UrlFormat("lits", ("lits",), None, None, True, "-", to_board=_rooms_to_board, from_board=_rooms_from_board),
         UrlFormat("numberlink", ("numlin", "numberlink"), decode_number16, encode_number16, True, "-"),
+        UrlFormat("kakuro", ("kakuro",), None, None, True, ".", to_board=_kakuro_to_board,
+                  from_board=_kakuro_from_board),
         UrlFormat("heyawake", ("heyawake",), None, None, True, "-",
                   to_board=_numbered_rooms_to_board, from_board=_numbered_rooms_from_board),
         UrlFormat("sudoku", ("sudoku",), decode_number16, encode_number16, True, "-"),

@@ -28,7 +28,7 @@ GENRE_DIRS = {
     "shikaku": "shikaku", "pentomino": "pentomino", "slitherlink": "slitherlink", "hashiwokakero": "hashi",
     "fillmat": "fillmat", "masyu": "masyu", "nurikabe": "nurikabe", "sudoku": "sudoku",
     "akari": "akari", "hitori": "hitori", "starbattle": "starbattle", "norinori": "norinori",
-    "heyawake": "heyawake", "lits": "lits", "numberlink": "numberlink",
+    "heyawake": "heyawake", "lits": "lits", "numberlink": "numberlink", "kakuro": "kakuro",
 }
 _NOT_PUZZLES = {"sources.txt", "pieces.txt", "counts.txt"}
 

@@ -297,6 +297,8 @@ def _solution_object(name: str, puzzle, answer: str):
         return [[int(ch) for ch in line.strip()] for line in lines]
     if name == "sudoku":
         return [[int(x) for x in line.split()] for line in lines]
+    if name == "kakuro":
+        return [[int(t) if t.isdigit() else None for t in line.split()] for line in lines]
     if name == "numberlink":
         rows = answer.splitlines()
         at = lambda y, x: rows[y][x] if y < len(rows) and x < len(rows[y]) else " "  # noqa: E731
@@ -309,7 +311,7 @@ PUBLISHED = [(name, board) for name, d in
              (("slitherlink", "slitherlink"), ("masyu", "masyu"), ("hashiwokakero", "hashi"), ("shikaku", "shikaku"),
               ("fillmat", "fillmat"), ("nurikabe", "nurikabe"), ("pentomino", "pentomino"), ("sudoku", "sudoku"),
               ("akari", "akari"), ("hitori", "hitori"), ("starbattle", "starbattle"), ("norinori", "norinori"),
-              ("heyawake", "heyawake"), ("lits", "lits"), ("numberlink", "numberlink"))
+              ("heyawake", "heyawake"), ("lits", "lits"), ("numberlink", "numberlink"), ("kakuro", "kakuro"))
              for board in _published(d)]
 
 
