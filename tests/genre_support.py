@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from types import ModuleType
+from typing import Callable
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 _NOT_PUZZLES = {"sources.txt", "pieces.txt", "counts.txt"}
@@ -91,3 +92,15 @@ def check_board_end_to_end(genre: ModuleType, genre_dir: str, name: str) -> None
     if expected is not None and not another:
         assert strip_lines(genre.render(puzzle, solution, "answer")) == expected
     assert another == (statuses(genre_dir)[name] == "MULTIPLE")
+
+
+def assert_read_error(read: "Callable[[str], object]", text: str, message: str, line: int, col: int) -> None:
+    """`read(text)` raises a `PuzzleError` whose message contains `message`, at `line`:`col`."""
+    import pytest
+
+    from csp2sat.generators.base import PuzzleError
+
+    with pytest.raises(PuzzleError) as err:
+        read(text)
+    assert message in err.value.message
+    assert (err.value.line, err.value.col) == (line, col)

@@ -7,9 +7,9 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from csp2sat.generators import akari
-from csp2sat.generators.base import PuzzleError, genre
+from csp2sat.generators.base import genre
 from csp2sat.parser import parse_text
-from genre_support import check_board_end_to_end, instances, solve_once
+from genre_support import assert_read_error, check_board_end_to_end, instances, solve_once
 
 SMALL = "......\n..4...\n....2.\n.0....\n...1..\n......\n"
 SMALL_ANSWER = "..*...\n.*4*..\n..*.2*\n.0..*.\n*..1..\n...*..\n"
@@ -36,10 +36,7 @@ def test_reader():
     ],
 )
 def test_reader_errors_have_positions(text, message, line, col):
-    with pytest.raises(PuzzleError) as err:
-        akari.read(text)
-    assert message in err.value.message
-    assert (err.value.line, err.value.col) == (line, col)
+    assert_read_error(akari.read, text, message, line, col)
 
 
 def test_generated_file_is_readable_sugar():

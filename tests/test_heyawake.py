@@ -7,9 +7,9 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from csp2sat.generators import heyawake, puzzlink
-from csp2sat.generators.base import PuzzleError, genre
+from csp2sat.generators.base import genre
 from csp2sat.parser import parse_text
-from genre_support import check_board_end_to_end, instances, solve_once
+from genre_support import assert_read_error, check_board_end_to_end, instances, solve_once
 
 ROOMS = "0 1 1 2 2 3\n0 1 1 2 2 3\n0 1 1 2 2 3\n4 4 4 4 4 3\n5 5 5 6 6 3\n5 5 5 6 6 7\n"
 NUMBERS = "2 2 - 2 - 2\n- - - - - -\n- - - - - -\n- - - - - -\n- - - - - -\n- - - - - -\n"
@@ -37,10 +37,7 @@ def test_reader():
     ],
 )
 def test_reader_errors_have_positions(text, message, line, col):
-    with pytest.raises(PuzzleError) as err:
-        heyawake.read(text)
-    assert message in err.value.message
-    assert (err.value.line, err.value.col) == (line, col)
+    assert_read_error(heyawake.read, text, message, line, col)
 
 
 def test_crossings_are_the_runs_between_consecutive_borders():

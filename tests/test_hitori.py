@@ -7,9 +7,9 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from csp2sat.generators import hitori
-from csp2sat.generators.base import PuzzleError, genre
+from csp2sat.generators.base import genre
 from csp2sat.parser import parse_text
-from genre_support import check_board_end_to_end, instances, solve_once
+from genre_support import assert_read_error, check_board_end_to_end, instances, solve_once
 
 SMALL = "1 1 1 4\n1 4 2 3\n3 3 2 1\n4 2 1 3\n"
 SMALL_ANSWER = "#.#.\n....\n#.#.\n...#\n"
@@ -27,10 +27,7 @@ def test_reader_forms():
     [("1 2\n1 x\n", "unknown cell 'x'", 2, 3), ("1 2\n1\n", "row has 1 cells", 2, 2)],
 )
 def test_reader_errors_have_positions(text, message, line, col):
-    with pytest.raises(PuzzleError) as err:
-        hitori.read(text)
-    assert message in err.value.message
-    assert (err.value.line, err.value.col) == (line, col)
+    assert_read_error(hitori.read, text, message, line, col)
 
 
 def test_generated_file_is_readable_sugar():

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from csp2sat.generators import lits, puzzlink
-from csp2sat.generators.base import PuzzleError, genre
+from csp2sat.generators.base import genre
 from csp2sat.parser import parse_text
-from genre_support import check_board_end_to_end, instances, solve_once
+from genre_support import assert_read_error, check_board_end_to_end, instances, solve_once
 
 SMALL = "0 0 1 1\n0 0 1 2\n0 1 1 2\n2 2 2 2\n"
 SMALL_ANSWER = "#.##\n###.\n#.#.\n####\n"
@@ -21,10 +21,7 @@ def test_shapes_have_their_orientations():
 
 
 def test_reader_refuses_a_region_without_room_for_a_tetromino():
-    with pytest.raises(PuzzleError) as err:
-        lits.read("0 0 1\n1 1 1\n")
-    assert "no L, I, T or S tetromino fits in region 0" in err.value.message
-    assert (err.value.line, err.value.col) == (1, 1)
+    assert_read_error(lits.read, "0 0 1\n1 1 1\n", "no L, I, T or S tetromino fits in region 0", 1, 1)
 
 
 def test_generated_file_is_readable_sugar():

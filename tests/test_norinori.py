@@ -7,9 +7,9 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from csp2sat.generators import norinori, puzzlink
-from csp2sat.generators.base import PuzzleError, genre
+from csp2sat.generators.base import genre
 from csp2sat.parser import parse_text
-from genre_support import check_board_end_to_end, instances, solve_once
+from genre_support import assert_read_error, check_board_end_to_end, instances, solve_once
 
 SMALL = "0 0 1 2 2\n1 1 1 2 2\n1 3 3 2 2\n3 3 3 3 3\n4 4 3 3 3\n"
 SMALL_ANSWER = "##...\n..##.\n##..#\n....#\n##...\n"
@@ -20,9 +20,7 @@ def test_reader_renumbers_regions():
 
 
 def test_reader_errors_have_positions():
-    with pytest.raises(PuzzleError) as err:
-        norinori.read("0 0\n0\n")
-    assert (err.value.line, err.value.col) == (2, 2)
+    assert_read_error(norinori.read, "0 0\n0\n", "row has 1 cells", 2, 2)
 
 
 def test_generated_file_is_readable_sugar():

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from csp2sat.generators import numberlink, puzzlink
-from csp2sat.generators.base import PuzzleError, genre
+from csp2sat.generators.base import genre
 from csp2sat.parser import parse_text
-from genre_support import check_board_end_to_end, expected_answer, instances, solve_once
+from genre_support import assert_read_error, check_board_end_to_end, expected_answer, instances, solve_once
 
 SMALL = "1 - - - -\n2 - - 3 -\n- - - - -\n- 1 - - 2\n- - - - 3\n"
 
@@ -22,10 +22,7 @@ SMALL = "1 - - - -\n2 - - 3 -\n- - - - -\n- 1 - - 2\n- - - - 3\n"
     ],
 )
 def test_reader_errors_have_positions(text, message, line, col):
-    with pytest.raises(PuzzleError) as err:
-        numberlink.read(text)
-    assert message in err.value.message
-    assert (err.value.line, err.value.col) == (line, col)
+    assert_read_error(numberlink.read, text, message, line, col)
 
 
 def test_generated_file_is_readable_sugar():

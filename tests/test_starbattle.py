@@ -7,9 +7,9 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from csp2sat.generators import puzzlink, starbattle
-from csp2sat.generators.base import PuzzleError, genre
+from csp2sat.generators.base import genre
 from csp2sat.parser import parse_text
-from genre_support import check_board_end_to_end, instances, solve_once
+from genre_support import assert_read_error, check_board_end_to_end, instances, solve_once
 
 SMALL = "stars 1\n0 0 0 1 1 1\n0 1 1 1 2 2\n0 3 3 4 4 2\n5 5 3 3 4 2\n5 4 4 4 4 2\n5 2 2 2 2 2\n"
 SMALL_ANSWER = ".*....\n...*..\n.....*\n..*...\n....*.\n*.....\n"
@@ -32,10 +32,7 @@ def test_reader_forms_and_renumbering():
     ],
 )
 def test_reader_errors_have_positions(text, message, line, col):
-    with pytest.raises(PuzzleError) as err:
-        starbattle.read(text)
-    assert message in err.value.message
-    assert (err.value.line, err.value.col) == (line, col)
+    assert_read_error(starbattle.read, text, message, line, col)
 
 
 def test_generated_file_is_readable_sugar():
