@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from csp2sat.generators.base import Genre, PuzzleError, Values, Violation, cell_name, register
+from csp2sat.generators.base import Genre, Values, Violation, cell_name, register
 from csp2sat.generators.boardkit import (
     CspText,
     Pos,

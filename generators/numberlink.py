@@ -25,7 +25,6 @@ from csp2sat.generators.boardkit import (
     any_true,
     check_format,
     need_in,
-    neighbours,
     number_cell,
     read_grid,
     total,
