@@ -50,7 +50,7 @@ def test_puzzle_solves_draws_and_checks_uniqueness(capsys) -> None:
     [
         (["gen", "hashi", "{bad}"], Exit.SYNTAX, "{bad}:2:2: error: unknown cell 'x'"),
         (["gen", "hashi", "{missing}"], Exit.IO, "{missing}: error: cannot read file"),
-        (["gen", "sudoku", "{bad}"], Exit.USAGE, "unknown genre 'sudoku'"),
+        (["gen", "kenken", "{bad}"], Exit.USAGE, "unknown genre 'kenken'"),
         (["draw", "hashi", SEED, "{bad}"], Exit.SYNTAX, "the log holds no answer"),
     ],
 )
