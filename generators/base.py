@@ -119,6 +119,7 @@ GENRE_MODULES = (
     "csp2sat.generators.lits",
     "csp2sat.generators.numberlink",
     "csp2sat.generators.kakuro",
+    "csp2sat.generators.yajilin",
 )
 
 

@@ -489,6 +489,89 @@ def _kakuro_from_board(text: str) -> tuple[int, int, str]:
     return rows, cols, "".join(out)
 
 
+_DIRECTIONS = {0: "", 1: "^", 2: "v", 3: "<", 4: ">"}
+
+
+def decode_arrow_number16(body: str, cells: int) -> list[tuple[int, int | None] | None]:
+    """pzprjs ``decodeArrowNumber16``: a direction digit (0 none, 1 up, 2 down, 3 left, 4 right) and a
+    hexadecimal number (``.`` unknown); ``5``-``9`` a direction + 5 with two digits, ``-`` a direction
+    with three; ``a``-``z`` a run of 1-26 empty cells."""
+    out: list[tuple[int, int | None] | None] = [None] * cells
+    c = i = 0
+    while i < len(body) and c < cells:
+        ch = body[i]
+        if "0" <= ch <= "4" or "5" <= ch <= "9" or ch == "-":
+            if ch == "-":
+                direction, digits, width = body[i + 1:i + 2], body[i + 2:i + 5], 4
+            elif ch <= "4":
+                direction, digits, width = ch, body[i + 1:i + 2], 1
+            else:
+                direction, digits, width = str(int(ch) - 5), body[i + 1:i + 3], 2
+            if not direction.isdigit() or int(direction) > 4 or not (
+                    digits == "." or (digits and re.fullmatch(r"[0-9a-f]+", digits) and len(digits) == max(1, width - 1))):
+                raise UrlError(f"URL body: the arrow clue at position {i + 1} is malformed")
+            out[c] = (int(direction), None if digits == "." else int(digits, 16))
+            i += width
+        elif "a" <= ch <= "z":
+            c += int(ch, 36) - 10
+        else:
+            raise _bad("arrow number16", body, i)
+        c += 1
+        i += 1
+    return out
+
+
+def encode_arrow_number16(clues: Sequence[tuple[int, int | None] | None]) -> str:
+    """pzprjs ``encodeArrowNumber16``."""
+    out, count = [], 0
+    for clue in clues:
+        piece = ""
+        if clue is not None:
+            direction, number = clue
+            if number is None:
+                piece = f"{direction}."
+            elif number < 16:
+                piece = f"{direction}{number:x}"
+            elif number < 256:
+                piece = f"{direction + 5}{number:02x}"
+            else:
+                piece = f"-{direction}{number:03x}"
+        else:
+            count += 1
+        if count == 0:
+            out.append(piece)
+        elif piece or count == 26:
+            out.append(_base36(count + 9) + piece)
+            count = 0
+    if count:
+        out.append(_base36(count + 9))
+    return "".join(out)
+
+
+def _arrows_to_board(parts: PuzzleUrl) -> str:
+    """Yajilin: arrow clues (``N>``, ``?^``, ``N`` without an arrow), ``.`` elsewhere."""
+    clues = decode_arrow_number16(parts.body, parts.rows * parts.cols)
+    words = ["." if clue is None else ("?" if clue[1] is None else str(clue[1])) + _DIRECTIONS[clue[0]]
+             for clue in clues]
+    return "".join(" ".join(words[r * parts.cols:(r + 1) * parts.cols]) + "\n" for r in range(parts.rows))
+
+
+def _arrows_from_board(text: str) -> tuple[int, int, str]:
+    grid = read_grid(text, tokens=True)
+    codes = {v: k for k, v in _DIRECTIONS.items() if v}
+    clues: list[tuple[int, int | None] | None] = []
+    for row in grid:
+        for token in row:
+            word = token.text
+            if word in (".", "-"):
+                clues.append(None)
+                continue
+            direction = codes.get(word[-1], 0)
+            number = word[:-1] if direction else word
+            clues.append((direction, None if number == "?" else int(number)))
+    return len(grid), len(grid[0]), encode_arrow_number16(clues)
+
+
 # --- genres ---------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -531,6 +614,8 @@ FORMATS: dict[str, UrlFormat] = {
         UrlFormat("numberlink", ("numlin", "numberlink"), decode_number16, encode_number16, True, "-"),
         UrlFormat("kakuro", ("kakuro",), None, None, True, ".", to_board=_kakuro_to_board,
                   from_board=_kakuro_from_board),
+        UrlFormat("yajilin", ("yajilin",), None, None, True, ".", to_board=_arrows_to_board,
+                  from_board=_arrows_from_board),
         UrlFormat("heyawake", ("heyawake",), None, None, True, "-",
                   to_board=_numbered_rooms_to_board, from_board=_numbered_rooms_from_board),
         UrlFormat("sudoku", ("sudoku",), decode_number16, encode_number16, True, "-"),

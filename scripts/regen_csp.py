@@ -29,6 +29,7 @@ GENRE_DIRS = {
     "fillmat": "fillmat", "masyu": "masyu", "nurikabe": "nurikabe", "sudoku": "sudoku",
     "akari": "akari", "hitori": "hitori", "starbattle": "starbattle", "norinori": "norinori",
     "heyawake": "heyawake", "lits": "lits", "numberlink": "numberlink", "kakuro": "kakuro",
+    "yajilin": "yajilin",
 }
 _NOT_PUZZLES = {"sources.txt", "pieces.txt", "counts.txt"}
 
