@@ -46,7 +46,8 @@ def main() -> int:
             total = sum(run.times[k] for k in ("generate", "compile", "solve")) + draw
             size = path.stem.rsplit("_", 1)[-1]
             label = f"{g.name}/{path.stem}"
-            extra = f"  {run.times.get('unique', 0):.3f} {'unique' if run.unique else 'MULTIPLE'}" if args.unique else ""
+            verdict = "no solution" if run.solution is None else "unique" if run.unique else "MULTIPLE"
+            extra = f"  {run.times.get('unique', 0):.3f} {verdict}" if args.unique else ""
             print(f"{label:50s} {size:>7s} {run.times['generate']:6.3f} {run.times['compile']:7.3f}"
                   f" {run.times['solve']:6.3f} {draw:6.3f} {total:6.3f} {run.stats['cnf_clauses']:8d}{extra}",
                   flush=True)

@@ -110,6 +110,16 @@ GENRE_MODULES = (
     "csp2sat.generators.fillmat",
     "csp2sat.generators.masyu",
     "csp2sat.generators.nurikabe",
+    "csp2sat.generators.sudoku",
+    "csp2sat.generators.akari",
+    "csp2sat.generators.hitori",
+    "csp2sat.generators.starbattle",
+    "csp2sat.generators.norinori",
+    "csp2sat.generators.heyawake",
+    "csp2sat.generators.lits",
+    "csp2sat.generators.numberlink",
+    "csp2sat.generators.kakuro",
+    "csp2sat.generators.yajilin",
 )
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, Sequence, TypeVar
 from xml.sax.saxutils import escape
 
-from csp2sat.generators.base import PuzzleError, Values
+from csp2sat.generators.base import PuzzleError, Values, Violation, cell_name, helper
 
 T = TypeVar("T")
 Pos = tuple[int, int]
@@ -82,6 +82,67 @@ def read_grid(text: str, *, hash_comments: bool = True, tokens: bool | None = No
             f"the size line says {size[0]}x{size[1]} but the grid is {len(grid)}x{width}", size[2], 1
         )
     return grid
+
+
+def header_value(text: str, key: str, lo: int, hi: int) -> tuple[int | None, str]:
+    """The number N of a ``KEY N`` line in a board text (e.g. Star Battle's ``stars 2``), and the text with
+    that line blanked into a comment so that the grid keeps its line numbers; None when there is none.
+
+    Raises `PuzzleError` at the line for a value that is not a number in lo..hi.
+    """
+    lines = text.splitlines()
+    for number, raw in enumerate(lines, 1):
+        words = raw.split()
+        if words and words[0] == key:
+            if len(words) != 2 or not words[1].isdigit() or not lo <= int(words[1]) <= hi:
+                raise PuzzleError(f"a {key} line must be '{key} N' with N in {lo}..{hi}", number, raw.index(key) + 1)
+            lines[number - 1] = ";"
+            return int(words[1]), "\n".join(lines) + "\n"
+    return None, text
+
+
+def read_regions(text: str) -> tuple[list[list[int]], list[list[Token]]]:
+    """The region of every cell of a region grid (any token names a region: ``0 0 1`` or ``AAB``), renumbered
+    0, 1, ... in reading order of each region's first cell, and the grid's tokens (for positions).
+
+    Raises `PuzzleError` (see `read_grid`) for an empty or ragged grid.
+    """
+    grid = read_grid(text, hash_comments=False)
+    names: dict[str, int] = {}
+    labels = [[names.setdefault(token.text, len(names)) for token in row] for row in grid]
+    return labels, grid
+
+
+def sections(text: str, count: int) -> list[str]:
+    """The first `count` blank-line-separated sections of a board text (e.g. Heyawake's room grid, then its
+    numbers), each as the whole text with every other line blanked, so that positions stay those of the file.
+
+    Raises `PuzzleError` when the text has fewer sections.
+    """
+    lines = text.splitlines()
+    groups: list[list[int]] = []
+    previous_blank = True
+    for i, raw in enumerate(lines):
+        if not raw.strip():
+            previous_blank = True
+            continue
+        if previous_blank:
+            groups.append([])
+        groups[-1].append(i)
+        previous_blank = False
+    if len(groups) < count:
+        raise PuzzleError(f"the board needs {count} grids separated by a blank line, and has {len(groups)}",
+                          len(lines) or 1, 1)
+    out = []
+    for index in range(count):
+        keep = set(groups[index]) if index < count - 1 else {i for g in groups[index:] for i in g}
+        out.append("\n".join(raw if i in keep else "" for i, raw in enumerate(lines)) + "\n")
+    return out
+
+
+def region_lines(labels: Sequence[Sequence[int]]) -> list[str]:
+    """A region grid as data/ text lines (space-separated region numbers)."""
+    return [" ".join(map(str, row)) for row in labels]
 
 
 def number_cell(token: Token, lo: int, hi: int) -> int | None | bool:
@@ -155,7 +216,49 @@ def connected(cells: Iterable[Pos]) -> list[set[Pos]]:
     return groups
 
 
+def runs(is_open: Callable[[int, int], bool], rows: int, cols: int, axes: str = "across down") -> list[list[Pos]]:
+    """The maximal horizontal runs (first) and vertical runs of open cells, each in order, singletons included
+    (`axes` "across" or "down" for one kind only).
+
+    Akari's lines of sight and Kakuro's sums are such runs between walls.
+    """
+    out: list[list[Pos]] = []
+    kinds = {"across": [[(r, c) for c in range(cols)] for r in range(rows)],
+             "down": [[(r, c) for r in range(rows)] for c in range(cols)]}
+    for lines in (kinds[axis] for axis in axes.split()):
+        for line in lines:
+            current: list[Pos] = []
+            for cell in line + [None]:  # type: ignore[operator]
+                if cell is not None and is_open(*cell):
+                    current.append(cell)
+                elif current:
+                    out.append(current)
+                    current = []
+    return out
+
+
 # ---------------------------------------------------------------- CSP text
+
+
+def any_true(parts: Sequence[str]) -> str:
+    """The Sugar disjunction of formulas (``false`` for none, the formula itself for one)."""
+    if not parts:
+        return "false"
+    return parts[0] if len(parts) == 1 else f"(or {' '.join(parts)})"
+
+
+def all_true(parts: Sequence[str]) -> str:
+    """The Sugar conjunction of formulas (``true`` for none, the formula itself for one)."""
+    if not parts:
+        return "true"
+    return parts[0] if len(parts) == 1 else f"(and {' '.join(parts)})"
+
+
+def total(terms: Sequence[str]) -> str:
+    """The Sugar sum of terms (``0`` for none, the term itself for one)."""
+    if not terms:
+        return "0"
+    return terms[0] if len(terms) == 1 else f"(+ {' '.join(terms)})"
 
 
 class CspText:
@@ -214,6 +317,77 @@ def any_of(name: str, values: Sequence[int]) -> str:
             parts.append(f"(and (<= {lo} {name}) (<= {name} {hi}))")
         i = j + 1
     return parts[0] if len(parts) == 1 else f"(or {' '.join(parts)})"
+
+
+def connected_rule(
+    out: CspText,
+    cells: Sequence[Pos],
+    inside: Callable[[Pos], str],
+    rows: int,
+    cols: int,
+    what: str,
+    bound: int | None = None,
+    prefix: str = "",
+) -> None:
+    """Write "the cells for which `inside` holds are orthogonally connected" in plain Sugar (seed 003).
+
+    `cells` are the cells that may be inside, `inside(cell)` the formula saying
+    one is. A hidden number ``_{prefix}z_R_C`` (1..`bound`, default the number
+    of cells) decreases towards a root: an inside cell with a number above 1 has
+    an inside neighbour with a smaller one, and at most one inside cell (the
+    root, ``_{prefix}r_R_C = 1``) has the number 1. `what` names the cells in
+    the block comment (e.g. "the shaded cells").
+    """
+    allowed = set(cells)
+    top = bound if bound is not None else len(cells)
+    z = {cell: helper(f"{prefix}z_{cell[0]}_{cell[1]}") for cell in cells}
+    root = {cell: helper(f"{prefix}r_{cell[0]}_{cell[1]}") for cell in cells}
+    out.block(
+        f"Rule: {what} are connected",
+        f"_{prefix}z numbers them; one with _{prefix}z > 1 has a neighbour among them with a smaller _{prefix}z,",
+        f"and at most one of them (the root, _{prefix}r = 1) has _{prefix}z = 1",
+    )
+    for cell in cells:
+        out.add(f"(int {z[cell]} 1 {max(top, 1)})")
+        out.add(f"(int {root[cell]} 0 1)")
+    for cell in cells:
+        out.add(f"(iff (= {root[cell]} 1) (and {inside(cell)} (= {z[cell]} 1)))")
+        lower = [f"(and {inside(other)} (< {z[other]} {z[cell]}))"
+                 for other in neighbours(*cell, rows, cols) if other in allowed]
+        out.add(f"(=> (and {inside(cell)} (> {z[cell]} 1)) {any_true(lower)})")
+    out.add(f"(<= {total([root[cell] for cell in cells])} 1)")
+
+
+def not_touching_rule(out: CspText, rows: int, cols: int, shaded: Callable[[Pos], str], what: str) -> None:
+    """Write "no two cells for which `shaded` holds share an edge" (`what` names them in the comment)."""
+    out.block(f"Rule: {what} never share an edge")
+    for r in range(rows):
+        for c in range(cols):
+            for other in ((r, c + 1), (r + 1, c)):
+                if other[0] < rows and other[1] < cols:
+                    out.add(f"(not (and {shaded((r, c))} {shaded(other)}))")
+
+
+def touching_violations(solution: Sequence[str], mark: str, what: str) -> list[Violation]:
+    """A violation for each pair of `mark` cells of a character grid that share an edge."""
+    found = []
+    rows, cols = len(solution), len(solution[0])
+    for r in range(rows):
+        for c in range(cols):
+            for other in ((r, c + 1), (r + 1, c)):
+                if other[0] < rows and other[1] < cols and solution[r][c] == mark == solution[other[0]][other[1]]:
+                    found.append(Violation(f"{what} never share an edge, and this one touches {cell_name(*other)}",
+                                           cell_name(r, c)))
+    return found
+
+
+def split_violations(solution: Sequence[str], inside: Callable[[str], bool], what: str) -> list[Violation]:
+    """A violation when the cells of a character grid for which `inside` holds are not connected."""
+    parts = connected((r, c) for r, row in enumerate(solution) for c, ch in enumerate(row) if inside(ch))
+    if len(parts) < 2:
+        return []
+    return [Violation(f"{what} are connected, and they fall into {len(parts)} parts",
+                      f"the part at {cell_name(*min(parts[1]))}")]
 
 
 # ---------------------------------------------------------------- exact cover
@@ -357,11 +531,13 @@ class Svg:
             ' stroke-linecap="square"/>'
         )
 
-    def text(self, r: int, c: int, text: str) -> None:
-        """Text centred in a cell."""
+    def text(self, r: int, c: int, text: str, bold: bool = False, color: str = "black") -> None:
+        """Text centred in a cell (`bold` for a given number, `color` e.g. white on a black cell)."""
         x, y = self._xy(r + 0.5, c + 0.5)
+        weight = ' font-weight="bold"' if bold else ""
+        fill = f' fill="{color}"' if color != "black" else ""
         self.parts.append(
-            f'<text x="{x}" y="{y}" font-family="sans-serif" font-size="{self.unit * 0.55:.0f}"'
+            f'<text x="{x}" y="{y}" font-family="sans-serif" font-size="{self.unit * 0.55:.0f}"{weight}{fill}'
             f' text-anchor="middle" dominant-baseline="central">{escape(text)}</text>'
         )
 
@@ -393,6 +569,73 @@ class Svg:
         )
         background = f'<rect width="{self.width}" height="{self.height}" fill="white"/>'
         return "\n".join([head, background, *self.parts, "</svg>"]) + "\n"
+
+
+def number_rows(grid: Sequence[Sequence[int]]) -> str:
+    """A grid of numbers as answer text: one line per row, numbers separated by spaces."""
+    return "".join(" ".join(map(str, row)) + "\n" for row in grid)
+
+
+def region_cells(labels: Sequence[Sequence[int]]) -> list[list[Pos]]:
+    """The cells of each region of a grid labelled 0, 1, ..., by label, each in reading order."""
+    out: list[list[Pos]] = [[] for _ in range(1 + max(max(row) for row in labels))]
+    for r, row in enumerate(labels):
+        for c, k in enumerate(row):
+            out[k].append((r, c))
+    return out
+
+
+def decode_marks(values: Values, var: Callable[[Pos], str], rows: int, cols: int, on: str, off: str) -> list[str]:
+    """A 0/1 answer grid (``var(cell)`` per cell) as one string per row, `on` for 1 and `off` for 0.
+
+    Raises `PuzzleError` for a missing value or one other than 0 and 1.
+    """
+    return ["".join(on if need_in(values, var((r, c)), 0, 1, "0 or 1") else off for c in range(cols))
+            for r in range(rows)]
+
+
+def render_marks(
+    labels: Sequence[Sequence[object]],
+    solution: Sequence[str],
+    fmt: str,
+    inside: Callable[[int, int], str],
+    paint: Callable[[Svg, int, int], None],
+    colours: bool = True,
+) -> str:
+    """Render a one-character-per-cell answer: ``answer`` is the rows themselves, ``drawing`` the
+    `region_drawing` of `labels` with `inside`, ``svg`` the regions (in `PALETTE` colours unless not
+    `colours`) with `paint` called on every cell."""
+    check_format(fmt)
+    if fmt == "answer":
+        return "".join(row + "\n" for row in solution)
+    if fmt == "drawing":
+        return region_drawing(labels, inside)
+    svg = Svg(len(labels), len(labels[0]))
+    names = sorted({k for row in labels for k in row}, key=str)
+    svg.regions(labels, {k: PALETTE[i % len(PALETTE)] for i, k in enumerate(names)} if colours else {})
+    for r in range(len(labels)):
+        for c in range(len(labels[0])):
+            paint(svg, r, c)
+    return svg.document()
+
+
+def render_shading(labels: Sequence[Sequence[object]], solution: Sequence[str], fmt: str,
+                   marks: Mapping[Pos, str], shaded: str = "#") -> str:
+    """`render_marks` for a shading (``#`` cells) with numbers `marks` in some cells: shaded cells are
+    drawn ``###`` (``#N#`` with a one-character number) and filled dark in the SVG, numbers white on them."""
+    def inside(r: int, c: int) -> str:
+        mark = marks.get((r, c), "")
+        if solution[r][c] != shaded:
+            return f"{mark:^3}"
+        return f"#{mark}#" if len(mark) == 1 else "###"
+
+    def paint(svg: Svg, r: int, c: int) -> None:
+        if solution[r][c] == shaded:
+            svg.cell(r, c, "#333333")
+        if (r, c) in marks:
+            svg.text(r, c, marks[r, c], color="white" if solution[r][c] == shaded else "black")
+
+    return render_marks(labels, solution, fmt, inside, paint, colours=len({k for row in labels for k in row}) > 1)
 
 
 def check_format(fmt: str) -> None:

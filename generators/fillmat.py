@@ -22,6 +22,8 @@ from csp2sat.generators.base import Genre, PuzzleError, Values, Violation, cell_
 from csp2sat.generators.boardkit import (
     PALETTE,
     CspText,
+    all_true,
+    any_true,
     Pos,
     Svg,
     check_format,
@@ -83,18 +85,6 @@ def _b(cell: Pos) -> str:
     return helper(f"b_{cell[0]}_{cell[1]}")
 
 
-def _all(parts: list[str]) -> str:
-    if not parts:
-        return "true"
-    return parts[0] if len(parts) == 1 else f"(and {' '.join(parts)})"
-
-
-def _any(parts: list[str]) -> str:
-    if not parts:
-        return "false"
-    return parts[0] if len(parts) == 1 else f"(or {' '.join(parts)})"
-
-
 def _axes(cell: Pos, rows: int, cols: int) -> list[tuple[Pos, Pos]]:
     """The opposite neighbour pairs (vertical, horizontal) of a cell that lie fully inside the grid."""
     r, c = cell
@@ -114,13 +104,13 @@ def _role_rules(cell: Pos, rows: int, cols: int) -> list[str]:
     def others_not(size: int, *skip: Pos) -> list[str]:
         return [f"(!= {_a(n)} {size})" for n in near if n not in skip]
 
-    rules = [f"(=> (= {b} 1) {_all(others_not(1))})"]
+    rules = [f"(=> (= {b} 1) {all_true(others_not(1))})"]
     rules.append(
-        f"(=> (= {b} 2) {_any([_all([f'(= {_a(n)} 2)', *others_not(2, n)]) for n in near])})"
+        f"(=> (= {b} 2) {any_true([all_true([f'(= {_a(n)} 2)', *others_not(2, n)]) for n in near])})"
     )
     for end, inner, size in ((3, 5, 3), (4, 6, 4)):
         rules.append(
-            f"(=> (= {b} {end}) {_any([_all([f'(= {_b(n)} {inner})', *others_not(size, n)]) for n in near])})"
+            f"(=> (= {b} {end}) {any_true([all_true([f'(= {_b(n)} {inner})', *others_not(size, n)]) for n in near])})"
         )
     axes = _axes(cell, rows, cols)
     if axes:
@@ -128,14 +118,14 @@ def _role_rules(cell: Pos, rows: int, cols: int) -> list[str]:
         # other middle on the other side.
         rules.append(
             f"(=> (= {b} 5) "
-            + _any([_all([f"(= {_b(p)} 3)", f"(= {_b(q)} 3)", *others_not(3, p, q)]) for p, q in axes])
+            + any_true([all_true([f"(= {_b(p)} 3)", f"(= {_b(q)} 3)", *others_not(3, p, q)]) for p, q in axes])
             + ")"
         )
         rules.append(
             f"(=> (= {b} 6) "
-            + _any(
+            + any_true(
                 [
-                    _all([f"(= {_b(x)} 4)", f"(= {_b(y)} 6)", *others_not(4, p, q)])
+                    all_true([f"(= {_b(x)} 4)", f"(= {_b(y)} 6)", *others_not(4, p, q)])
                     for p, q in axes
                     for x, y in ((p, q), (q, p))
                 ]
@@ -210,7 +200,7 @@ def generate(puzzle: Fillmat) -> str:
         out.block("Rule: a block holds at most one clue (a chain of equal sizes would join two clues)")
         for first, second, line in pairs:
             out.comment(f"clues at {first} and {second}")
-            out.add(_any([f"(!= {_a(x)} {_a(y)})" for x, y in zip(line, line[1:])]))
+            out.add(any_true([f"(!= {_a(x)} {_a(y)})" for x, y in zip(line, line[1:])]))
     return out.text()
 
 

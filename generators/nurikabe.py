@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from csp2sat.generators.base import Genre, PuzzleError, Values, Violation, cell_name, helper, register
 from csp2sat.generators.boardkit import (
     CspText,
+    connected_rule,
+    any_true,
     Pos,
     Svg,
     check_format,
@@ -113,12 +115,6 @@ def _name(prefix: str, cell: Pos) -> str:
     return name if prefix == "g" else helper(name)
 
 
-def _or(parts: list[str]) -> str:
-    if not parts:
-        return "false"
-    return parts[0] if len(parts) == 1 else f"(or {' '.join(parts)})"
-
-
 def _distance_bounds(puzzle: Nurikabe, cell: Pos, values: dict[int, int | None]) -> tuple[int, int]:
     """The range of the distance of `cell` from its clue: at least the steps to the nearest reaching
     clue, at most the largest island size minus one (a ``?`` island takes what the others leave)."""
@@ -190,7 +186,7 @@ def generate(puzzle: Nurikabe) -> str:
             if other in island_set:
                 nearer.append(f"(and (!= {g[other]} 0) (< {_name('d', other)} {_name('d', cell)}))")
         else:
-            out.add(f"(=> (!= {g[cell]} 0) {_or(nearer)})")
+            out.add(f"(=> (!= {g[cell]} 0) {any_true(nearer)})")
     out.block("Rule: a clue is the size of its island")
     for cell, n in ids.items():
         if values[n] is None:
@@ -203,36 +199,12 @@ def generate(puzzle: Nurikabe) -> str:
         for c in range(cols - 1):
             square = [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)]
             if all(cell in wall_set for cell in square):
-                out.add(_or([f"(!= {g[cell]} 0)" for cell in square]))
+                out.add(any_true([f"(!= {g[cell]} 0)" for cell in square]))
     if wallable:
-        _wall_connectivity(out, puzzle, wallable, wall_set, g, walls_max)
+        connected_rule(out, wallable, lambda cell: f"(= {g[cell]} 0)", rows, cols, "the wall cells", walls_max)
     else:
         out.block("No cell can be a wall: the clues fill the board")
     return out.text()
-
-
-def _wall_connectivity(
-    out: CspText, puzzle: Nurikabe, wallable: list[Pos], wall_set: set[Pos], g: dict[Pos, str], walls_max: int
-) -> None:
-    """The seed-003 rooted numbering: every wall cell descends to the one root, so the wall is connected."""
-    out.block(
-        "Rule: the wall is connected",
-        "_z numbers wall cells; a wall cell with _z > 1 has a wall neighbour with a smaller _z,",
-        "and at most one wall cell (the root, _r = 1) has _z = 1",
-    )
-    for cell in wallable:
-        out.add(f"(int {_name('z', cell)} 1 {walls_max})")
-        out.add(f"(int {_name('r', cell)} 0 1)")
-    for cell in wallable:
-        z, r = _name("z", cell), _name("r", cell)
-        out.add(f"(iff (= {r} 1) (and (= {g[cell]} 0) (= {z} 1)))")
-        lower = [
-            f"(and (= {g[other]} 0) (< {_name('z', other)} {z}))"
-            for other in neighbours(*cell, puzzle.rows, puzzle.cols)
-            if other in wall_set
-        ]
-        out.add(f"(=> (and (= {g[cell]} 0) (> {z} 1)) {_or(lower)})")
-    out.add(f"(<= (+ {' '.join(_name('r', cell) for cell in wallable)}) 1)")
 
 
 def decode(puzzle: Nurikabe, values: Values) -> list[str]:

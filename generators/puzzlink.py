@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Sequence
 
 from csp2sat.generators.base import PuzzleError
-from csp2sat.generators.boardkit import EMPTY_TOKENS, read_grid
+from csp2sat.generators.boardkit import EMPTY_TOKENS, header_value, read_grid, read_regions, region_lines, sections
 
 # A cell's clue: None (no clue), UNKNOWN (a clue whose value is not given: `?`), or a number.
 Clue = "int | str | None"
@@ -267,8 +267,281 @@ def _with_runs(pieces: Iterable[str | None], offset: int, longest: int) -> str:
     return "".join(out)
 
 
+def decode_border(body: str, rows: int, cols: int) -> tuple[list[list[int]], str]:
+    """pzprjs ``decodeBorder``: the room walls, 5 per base-32 digit (vertical walls first, then
+    horizontal ones, row-major), as the rooms they make (numbered in reading order of their first
+    cell), and the rest of the body."""
+    vertical, horizontal = (cols - 1) * rows, cols * (rows - 1)
+    need = (vertical + 4) // 5 + (horizontal + 4) // 5
+    bits: list[bool] = []
+    for i, ch in enumerate(body[:need]):
+        try:
+            value = int(ch, 32)
+        except ValueError:
+            raise _bad("border", body, i) from None
+        bits += [bool(value & w) for w in (16, 8, 4, 2, 1)]
+    first = (vertical + 4) // 5 * 5
+    walls_v = (bits[:first] + [False] * first)[:vertical]
+    walls_h = (bits[first:] + [False] * horizontal)[:horizontal]
+    labels = [[-1] * cols for _ in range(rows)]
+    count = 0
+    for r0 in range(rows):
+        for c0 in range(cols):
+            if labels[r0][c0] >= 0:
+                continue
+            labels[r0][c0], stack = count, [(r0, c0)]
+            while stack:
+                r, c = stack.pop()
+                steps = []
+                if c + 1 < cols and not walls_v[r * (cols - 1) + c]:
+                    steps.append((r, c + 1))
+                if c > 0 and not walls_v[r * (cols - 1) + c - 1]:
+                    steps.append((r, c - 1))
+                if r + 1 < rows and not walls_h[r * cols + c]:
+                    steps.append((r + 1, c))
+                if r > 0 and not walls_h[(r - 1) * cols + c]:
+                    steps.append((r - 1, c))
+                for rr, cc in steps:
+                    if labels[rr][cc] < 0:
+                        labels[rr][cc] = count
+                        stack.append((rr, cc))
+            count += 1
+    return labels, body[need:]
+
+
+def encode_border(labels: Sequence[Sequence[object]]) -> str:
+    """pzprjs ``encodeBorder``: the walls between cells of different labels."""
+    rows, cols = len(labels), len(labels[0])
+    out = []
+    for bits in ([labels[r][c] != labels[r][c + 1] for r in range(rows) for c in range(cols - 1)],
+                 [labels[r][c] != labels[r + 1][c] for r in range(rows - 1) for c in range(cols)]):
+        for start in range(0, len(bits), 5):
+            value = sum(w for w, bit in zip((16, 8, 4, 2, 1), bits[start:start + 5]) if bit)
+            out.append("0123456789abcdefghijklmnopqrstuv"[value])
+    return "".join(out)
+
+
 def _base36(n: int) -> str:
     return "0123456789abcdefghijklmnopqrstuvwxyz"[n]
+
+
+def _rooms_text(labels: list[list[int]]) -> str:
+    return "".join(line + "\n" for line in region_lines(labels))
+
+
+def _stars_to_board(parts: PuzzleUrl) -> str:
+    """Star Battle: ``STARS/BORDERS`` (pzprjs ``decodeStarCount`` then ``decodeBorder``)."""
+    count, _, rest = parts.body.partition("/")
+    if not count.isdigit() or int(count) == 0:
+        raise UrlError(f"URL star count {count!r} is not a positive whole number (expected STARS/BORDERS)")
+    labels, _ = decode_border(rest, parts.rows, parts.cols)
+    return f"stars {int(count)}\n" + _rooms_text(labels)
+
+
+def _stars_from_board(text: str) -> tuple[int, int, str]:
+    count, rest = header_value(text, "stars", 1, 10**6)
+    labels, _ = read_regions(rest)
+    return len(labels), len(labels[0]), f"{count or 1}/{encode_border(labels)}"
+
+
+def _rooms_to_board(parts: PuzzleUrl) -> str:
+    """Norinori: the rooms alone (pzprjs ``decodeBorder``)."""
+    return _rooms_text(decode_border(parts.body, parts.rows, parts.cols)[0])
+
+
+def _rooms_from_board(text: str) -> tuple[int, int, str]:
+    labels, _ = read_regions(text)
+    return len(labels), len(labels[0]), encode_border(labels)
+
+
+def _numbered_rooms_to_board(parts: PuzzleUrl) -> str:
+    """Heyawake: ``BORDERS`` then one number16 clue per room in room order (pzprjs ``decodeRoomNumber16``),
+    written at each room's first cell."""
+    labels, rest = decode_border(parts.body, parts.rows, parts.cols)
+    count = 1 + max(max(row) for row in labels)
+    clues = decode_number16(rest, count)
+    grid: list[list[str]] = [["-"] * parts.cols for _ in range(parts.rows)]
+    placed: set[int] = set()
+    for r, row in enumerate(labels):
+        for c, k in enumerate(row):
+            if k not in placed:
+                placed.add(k)
+                clue = clues[k]
+                grid[r][c] = "-" if clue is None else str(clue)
+    return _rooms_text(labels) + "\n" + "".join(" ".join(row) + "\n" for row in grid)
+
+
+def _numbered_rooms_from_board(text: str) -> tuple[int, int, str]:
+    room_text, number_text = sections(text, 2)
+    labels, _ = read_regions(room_text)
+    clues: list[Clue] = [None] * (1 + max(max(row) for row in labels))
+    for r, row in enumerate(read_grid(number_text, tokens=True)):
+        for c, token in enumerate(row):
+            if token.text == "?":
+                clues[labels[r][c]] = UNKNOWN
+            elif token.text.isdigit():
+                clues[labels[r][c]] = int(token.text)
+    return len(labels), len(labels[0]), encode_border(labels) + encode_number16(clues)
+
+
+def _kakuro_value(ch: str, body: str, i: int) -> int:
+    """pzprjs kakuro ``decval``: 0-9 and a-j are 0-19, A-Z are 20-45; ``-`` (pzprjs's -1) is no sum, as 0."""
+    if ch == "-":
+        return 0
+    if ch.isdigit() or "a" <= ch <= "j":
+        return int(ch, 36)
+    if "A" <= ch <= "Z":
+        return int(ch, 36) + 10
+    raise _bad("kakuro", body, i)
+
+
+def _kakuro_char(value: int) -> str:
+    """pzprjs kakuro ``encval``."""
+    return _base36(value) if value < 20 else _base36(value - 10).upper()
+
+
+def _kakuro_to_board(parts: PuzzleUrl) -> str:
+    """Kakuro (pzprjs ``decodeKakuro``): the board's black cells (``.`` none, else DOWN ACROSS as two
+    characters, ``k``-``z`` a run of 1-16 white cells), then the frame's sums: down sums of the columns
+    whose top cell is white, across sums of the rows whose left cell is white. The board text has the
+    frame as its first row and column."""
+    rows, cols, body = parts.rows, parts.cols, parts.body
+    black: dict[tuple[int, int], tuple[int, int]] = {}
+    c = i = 0
+    while i < len(body) and c < rows * cols:
+        ch = body[i]
+        if "k" <= ch <= "z":
+            c += int(ch, 36) - 19
+        else:
+            sums = (0, 0)
+            if ch != ".":
+                if i + 1 >= len(body):
+                    raise UrlError(f"URL body ends inside the sums of a black cell (position {i + 1})")
+                sums = (_kakuro_value(ch, body, i), _kakuro_value(body[i + 1], body, i + 1))
+                i += 1
+            black[divmod(c, cols)] = sums
+            c += 1
+        i += 1
+    frame_down = [0] * cols
+    frame_across = [0] * rows
+    for col in range(cols):
+        if (0, col) not in black and i < len(body):
+            frame_down[col], i = _kakuro_value(body[i], body, i), i + 1
+    for row in range(rows):
+        if (row, 0) not in black and i < len(body):
+            frame_across[row], i = _kakuro_value(body[i], body, i), i + 1
+
+    def mark(down: int, across: int) -> str:
+        return "#" if down == across == 0 else f"{down or '-'}\\{across or '-'}"
+
+    lines = [" ".join(["#"] + [mark(frame_down[col], 0) for col in range(cols)])]
+    for row in range(rows):
+        cells = [mark(0, frame_across[row])]
+        cells += [mark(*black[row, col]) if (row, col) in black else "." for col in range(cols)]
+        lines.append(" ".join(cells))
+    return "".join(line + "\n" for line in lines)
+
+
+def _kakuro_from_board(text: str) -> tuple[int, int, str]:
+    grid = read_grid(text, hash_comments=False, tokens=True)
+
+    def sums(word: str) -> tuple[int, int]:
+        if word == "#":
+            return (0, 0)
+        down, _, across = word.partition("\\")
+        return (0 if down == "-" else int(down), 0 if across == "-" else int(across))
+
+    rows, cols = len(grid) - 1, len(grid[0]) - 1
+
+    def pieces() -> Iterator[str | None]:
+        for row in grid[1:]:
+            for token in row[1:]:
+                if token.text in (".", "0"):
+                    yield None
+                    continue
+                down, across = sums(token.text)
+                yield "." if down == across == 0 else _kakuro_char(down) + _kakuro_char(across)
+
+    out = [_with_runs(pieces(), offset=19, longest=16)]
+    for col in range(cols):
+        if grid[1][col + 1].text in (".", "0"):
+            out.append(_kakuro_char(sums(grid[0][col + 1].text)[0]))
+    for row in range(rows):
+        if grid[row + 1][1].text in (".", "0"):
+            out.append(_kakuro_char(sums(grid[row + 1][0].text)[1]))
+    return rows, cols, "".join(out)
+
+
+_DIRECTIONS = {0: "", 1: "^", 2: "v", 3: "<", 4: ">"}
+
+
+def decode_arrow_number16(body: str, cells: int) -> list[tuple[int, int | None] | None]:
+    """pzprjs ``decodeArrowNumber16``: a direction digit (0 none, 1 up, 2 down, 3 left, 4 right) and a
+    hexadecimal number (``.`` unknown); ``5``-``9`` a direction + 5 with two digits, ``-`` a direction
+    with three; ``a``-``z`` a run of 1-26 empty cells."""
+    out: list[tuple[int, int | None] | None] = [None] * cells
+    c = i = 0
+    while i < len(body) and c < cells:
+        ch = body[i]
+        if "0" <= ch <= "4" or "5" <= ch <= "9" or ch == "-":
+            if ch == "-":
+                direction, digits, width = body[i + 1:i + 2], body[i + 2:i + 5], 4
+            elif ch <= "4":
+                direction, digits, width = ch, body[i + 1:i + 2], 1
+            else:
+                direction, digits, width = str(int(ch) - 5), body[i + 1:i + 3], 2
+            if not direction.isdigit() or int(direction) > 4 or not (
+                    digits == "." or (digits and re.fullmatch(r"[0-9a-f]+", digits) and len(digits) == max(1, width - 1))):
+                raise UrlError(f"URL body: the arrow clue at position {i + 1} is malformed")
+            out[c] = (int(direction), None if digits == "." else int(digits, 16))
+            i += width
+        elif "a" <= ch <= "z":
+            c += int(ch, 36) - 10
+        else:
+            raise _bad("arrow number16", body, i)
+        c += 1
+        i += 1
+    return out
+
+
+def encode_arrow_number16(clues: Sequence[tuple[int, int | None] | None]) -> str:
+    """pzprjs ``encodeArrowNumber16``."""
+    def piece(clue: tuple[int, int | None] | None) -> str | None:
+        if clue is None:
+            return None
+        direction, number = clue
+        if number is None:
+            return f"{direction}."
+        if number < 16:
+            return f"{direction}{number:x}"
+        if number < 256:
+            return f"{direction + 5}{number:02x}"
+        return f"-{direction}{number:03x}"
+    return _with_runs(map(piece, clues), offset=9, longest=26)
+
+
+def _arrows_to_board(parts: PuzzleUrl) -> str:
+    """Yajilin: arrow clues (``N>``, ``?^``, ``N`` without an arrow), ``.`` elsewhere."""
+    clues = decode_arrow_number16(parts.body, parts.rows * parts.cols)
+    words = ["." if clue is None else ("?" if clue[1] is None else str(clue[1])) + _DIRECTIONS[clue[0]]
+             for clue in clues]
+    return "".join(" ".join(words[r * parts.cols:(r + 1) * parts.cols]) + "\n" for r in range(parts.rows))
+
+
+def _arrows_from_board(text: str) -> tuple[int, int, str]:
+    grid = read_grid(text, tokens=True)
+    codes = {v: k for k, v in _DIRECTIONS.items() if v}
+    clues: list[tuple[int, int | None] | None] = []
+    for row in grid:
+        for token in row:
+            word = token.text
+            if word in (".", "-"):
+                clues.append(None)
+                continue
+            direction = codes.get(word[-1], 0)
+            number = word[:-1] if direction else word
+            clues.append((direction, None if number == "?" else int(number)))
+    return len(grid), len(grid[0]), encode_arrow_number16(clues)
 
 
 # --- genres ---------------------------------------------------------------------------------
@@ -280,12 +553,16 @@ class UrlFormat:
 
     genre: str
     pids: tuple[str, ...]
-    decode: Callable[[str, int], list[Clue]]
-    encode: Callable[[Sequence[Clue]], str]
+    decode: Callable[[str, int], list[Clue]] | None  # None: the board is not a grid of cell clues (see below)
+    encode: Callable[[Sequence[Clue]], str] | None
     tokens: bool  # board text as space-separated tokens (else one character per cell)
     empty: str
     symbols: dict[int, str] | None = None  # clue value -> board character (Masyu's circles)
     blanks: frozenset[str] = EMPTY_TOKENS  # the board tokens that mean "no clue" to the genre's reader
+    unknown: str = UNKNOWN  # how the board text writes the code's "." (Akari: a black cell without a number)
+    # Boards of rooms (Star Battle, Norinori): URL parts -> board text, and board text -> (rows, cols, body).
+    to_board: Callable[[PuzzleUrl], str] | None = None
+    from_board: Callable[[str], tuple[int, int, str]] | None = None
 
 
 FORMATS: dict[str, UrlFormat] = {
@@ -298,6 +575,22 @@ FORMATS: dict[str, UrlFormat] = {
         UrlFormat("fillmat", ("fillmat",), decode_number10, encode_number10, False, "."),
         UrlFormat("masyu", ("mashu", "masyu", "pearl"), decode_circle, encode_circle, False, ".", {1: "W", 2: "B"}),
         UrlFormat("nurikabe", ("nurikabe",), decode_number16, encode_number16, True, "-"),
+        UrlFormat("akari", ("lightup", "akari"), decode_4cell, encode_4cell, False, ".", unknown="#",
+                  blanks=frozenset({".", "-"})),  # 0 is an Akari clue; the code's "." is a black cell
+        UrlFormat("hitori", ("hitori",), decode_number16, encode_number16, True, "-"),
+        UrlFormat("starbattle", ("starbattle",), None, None, True, "-",
+                  to_board=_stars_to_board, from_board=_stars_from_board),
+        UrlFormat("norinori", ("norinori",), None, None, True, "-",
+                  to_board=_rooms_to_board, from_board=_rooms_from_board),
+        UrlFormat("lits", ("lits",), None, None, True, "-", to_board=_rooms_to_board, from_board=_rooms_from_board),
+        UrlFormat("numberlink", ("numlin", "numberlink"), decode_number16, encode_number16, True, "-"),
+        UrlFormat("kakuro", ("kakuro",), None, None, True, ".", to_board=_kakuro_to_board,
+                  from_board=_kakuro_from_board),
+        UrlFormat("yajilin", ("yajilin",), None, None, True, ".", to_board=_arrows_to_board,
+                  from_board=_arrows_from_board),
+        UrlFormat("heyawake", ("heyawake",), None, None, True, "-",
+                  to_board=_numbered_rooms_to_board, from_board=_numbered_rooms_from_board),
+        UrlFormat("sudoku", ("sudoku",), decode_number16, encode_number16, True, "-"),
     )
 }
 _BY_PID = {pid: f for f in FORMATS.values() for pid in f.pids}
@@ -335,6 +628,9 @@ def url_to_text(url: str, genre: str | None = None) -> str:
     assert fmt is not None
     if genre is not None and fmt.genre != genre:
         raise UrlError(f"URL puzzle type {parts.pid!r} is a {fmt.genre} board, not {genre}")
+    if fmt.to_board is not None:
+        return fmt.to_board(parts)
+    assert fmt.decode is not None
     clues = fmt.decode(parts.body, parts.rows * parts.cols)
     rows = [clues[r * parts.cols:(r + 1) * parts.cols] for r in range(parts.rows)]
     sep = " " if fmt.tokens else ""
@@ -344,6 +640,8 @@ def url_to_text(url: str, genre: str | None = None) -> str:
 def _clue_text(fmt: UrlFormat, clue: Clue) -> str:
     if clue is None:
         return fmt.empty
+    if clue == UNKNOWN:
+        return fmt.unknown
     if fmt.symbols is not None:
         return fmt.symbols[clue]  # type: ignore[index]
     return str(clue)
@@ -352,7 +650,8 @@ def _clue_text(fmt: UrlFormat, clue: Clue) -> str:
 def text_to_clues(text: str, genre: str) -> tuple[int, int, list[Clue]]:
     """Rows, columns and row-major clues of a board text of `genre` (read as the genre reads it)."""
     fmt = url_format(genre)
-    grid = read_grid(text)
+    # a board whose cells can be '#' (Akari's black cells) has no '#' comment lines
+    grid = read_grid(text, hash_comments="#" not in (fmt.unknown, *(fmt.symbols or {}).values()))
     reverse = {v.upper(): k for k, v in (fmt.symbols or {}).items()}
     clues: list[Clue] = []
     for row in grid:
@@ -360,7 +659,7 @@ def text_to_clues(text: str, genre: str) -> tuple[int, int, list[Clue]]:
             word = tok.text
             if word in fmt.blanks:
                 clues.append(None)
-            elif word == "?":
+            elif word == fmt.unknown:
                 clues.append(UNKNOWN)
             elif word.upper() in reverse:
                 clues.append(reverse[word.upper()])
@@ -374,5 +673,9 @@ def text_to_clues(text: str, genre: str) -> tuple[int, int, list[Clue]]:
 def to_url(text: str, genre: str) -> str:
     """The canonical puzz.link URL of a board text of `genre`."""
     fmt = url_format(genre)
+    if fmt.from_board is not None:
+        rows, cols, body = fmt.from_board(text)
+        return f"{CANONICAL_HOST}{fmt.pids[0]}/{cols}/{rows}/{body}"
+    assert fmt.encode is not None
     rows, cols, clues = text_to_clues(text, genre)
     return f"{CANONICAL_HOST}{fmt.pids[0]}/{cols}/{rows}/{fmt.encode(clues)}"

@@ -25,6 +25,7 @@ from csp2sat.generators.boardkit import (
     chosen_options,
     exact_cover,
     number_cell,
+    number_rows,
     read_grid,
     region_drawing,
 )
@@ -211,7 +212,7 @@ def render(puzzle: Shikaku, solution: list[list[int]], fmt: str) -> str:
     """The divided board as ``drawing`` (borders), ``answer`` (rectangle numbers) or ``svg``."""
     check_format(fmt)
     if fmt == "answer":
-        return "".join(" ".join(map(str, row)) + "\n" for row in solution)
+        return number_rows(solution)
     marks = {(cl.row, cl.col): "?" if cl.area is None else str(cl.area) for cl in puzzle.clues}
     if fmt == "drawing":
         return region_drawing(solution, lambda r, c: f"{marks.get((r, c), ''):^3}")

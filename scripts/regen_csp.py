@@ -26,7 +26,10 @@ CSP = ROOT / "csp"
 # data/ directory of each genre (Hashiwokakero's is the short name).
 GENRE_DIRS = {
     "shikaku": "shikaku", "pentomino": "pentomino", "slitherlink": "slitherlink", "hashiwokakero": "hashi",
-    "fillmat": "fillmat", "masyu": "masyu", "nurikabe": "nurikabe",
+    "fillmat": "fillmat", "masyu": "masyu", "nurikabe": "nurikabe", "sudoku": "sudoku",
+    "akari": "akari", "hitori": "hitori", "starbattle": "starbattle", "norinori": "norinori",
+    "heyawake": "heyawake", "lits": "lits", "numberlink": "numberlink", "kakuro": "kakuro",
+    "yajilin": "yajilin",
 }
 _NOT_PUZZLES = {"sources.txt", "pieces.txt", "counts.txt"}
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from types import ModuleType
+from typing import Callable
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 _NOT_PUZZLES = {"sources.txt", "pieces.txt", "counts.txt"}
@@ -74,3 +75,32 @@ def solve_twice(genre: ModuleType, puzzle: object) -> tuple[dict, bool]:
         names = genre.puzzle_variables(puzzle)
         solver.add_clause(compiled.block_clause({n: values[n] for n in names}))
         return values, solver.solve()
+
+
+def check_board_end_to_end(genre: ModuleType, genre_dir: str, name: str) -> None:
+    """Solve data/GENRE/NAME end to end: the rule checker accepts the answer, it equals the source's
+    solution where there is one, and a second solution exists exactly when sources.txt says MULTIPLE
+    (none at all when it says UNSOLVABLE)."""
+    puzzle = genre.read(puzzle_text(genre_dir, name))
+    if statuses(genre_dir)[name] == "UNSOLVABLE":
+        assert solve_once(genre.generate(puzzle)) is None
+        return
+    values, another = solve_twice(genre, puzzle)
+    solution = genre.decode(puzzle, values)
+    assert genre.check(puzzle, solution) == []
+    expected = expected_answer(genre_dir, name)
+    if expected is not None and not another:
+        assert strip_lines(genre.render(puzzle, solution, "answer")) == expected
+    assert another == (statuses(genre_dir)[name] == "MULTIPLE")
+
+
+def assert_read_error(read: "Callable[[str], object]", text: str, message: str, line: int, col: int) -> None:
+    """`read(text)` raises a `PuzzleError` whose message contains `message`, at `line`:`col`."""
+    import pytest
+
+    from csp2sat.generators.base import PuzzleError
+
+    with pytest.raises(PuzzleError) as err:
+        read(text)
+    assert message in err.value.message
+    assert (err.value.line, err.value.col) == (line, col)

@@ -295,12 +295,24 @@ def _solution_object(name: str, puzzle, answer: str):
         return [[int(x) for x in line.split()] for line in lines]
     if name == "fillmat":
         return [[int(ch) for ch in line.strip()] for line in lines]
-    return [line.strip() for line in lines]  # nurikabe, pentomino: one character per cell
+    if name == "sudoku":
+        return [[int(x) for x in line.split()] for line in lines]
+    if name == "kakuro":
+        return [[int(t) if t.isdigit() else None for t in line.split()] for line in lines]
+    if name in ("numberlink", "yajilin"):
+        rows = answer.splitlines()
+        at = lambda y, x: rows[y][x] if y < len(rows) and x < len(rows[y]) else " "  # noqa: E731
+        return ({((r, c), (r, c + 1)) for r in range(puzzle.rows) for c in range(puzzle.cols - 1) if at(2 * r, 2 * c + 1) == "-"}
+                | {((r, c), (r + 1, c)) for r in range(puzzle.rows - 1) for c in range(puzzle.cols) if at(2 * r + 1, 2 * c) == "|"})
+    return [line.strip() for line in lines]  # nurikabe, pentomino, akari, ...: one character per cell
 
 
 PUBLISHED = [(name, board) for name, d in
              (("slitherlink", "slitherlink"), ("masyu", "masyu"), ("hashiwokakero", "hashi"), ("shikaku", "shikaku"),
-              ("fillmat", "fillmat"), ("nurikabe", "nurikabe"), ("pentomino", "pentomino"))
+              ("fillmat", "fillmat"), ("nurikabe", "nurikabe"), ("pentomino", "pentomino"), ("sudoku", "sudoku"),
+              ("akari", "akari"), ("hitori", "hitori"), ("starbattle", "starbattle"), ("norinori", "norinori"),
+              ("heyawake", "heyawake"), ("lits", "lits"), ("numberlink", "numberlink"), ("kakuro", "kakuro"),
+              ("yajilin", "yajilin"))
              for board in _published(d)]
 
 

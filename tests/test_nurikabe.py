@@ -86,7 +86,7 @@ def test_reader_errors_have_positions(text, message, line, col):
 def test_generated_file_is_readable_sugar():
     text = nurikabe.generate(nurikabe.read(SMALL))
     assert text.startswith("; Nurikabe puzzle, 5 rows x 5 columns\n")
-    for rule in ("same island", "connected to its clue", "size of its island", "no 2x2", "wall is connected"):
+    for rule in ("same island", "connected to its clue", "size of its island", "no 2x2", "wall cells are connected"):
         assert rule in text
     assert "(int g_2_4 0 0)" in text
     parse_text(text)

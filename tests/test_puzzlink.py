@@ -94,7 +94,8 @@ def test_every_code_round_trips(code: str, data: st.DataObject) -> None:
     ("https://puzz.link/p?slither/4/4/dg!h", "'!' at position 3"),
     ("https://puzz.link/p?nurikabe/4/4/g-1", "'-' at position 2 must be followed by 2 hexadecimal digits"),
     ("https://puzz.link/p?mashu/4/4/1z", "'z' at position 2 is not valid in the circle code"),
-    ("https://puzz.link/p?kakuro/4/4/g", "'kakuro' is not a genre csp2sat reads"),
+    ("https://puzz.link/p?tapa/4/4/g", "'tapa' is not a genre csp2sat reads"),
+    ("https://puzz.link/p?kakuro/4/4/g", "ends inside the sums of a black cell"),
 ])
 def test_malformed_urls_name_the_wrong_part(url: str, part: str) -> None:
     with pytest.raises(UrlError) as err:

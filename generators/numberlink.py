@@ -1,0 +1,243 @@
+"""Numberlink (ナンバーリンク) genre: puzzle text -> Sugar CSP, and a solution log -> the drawn lines.
+
+Rules: join every pair of equal numbers by a line through cell centres; lines
+run horizontally and vertically, never branch, cross or touch another line in
+a cell, and never pass through a number. Cells may stay empty.
+
+Encoding: ``h_R_C`` / ``v_R_C`` (0/1) are the line segments from cell (R, C)
+to its right / lower neighbour, the printed answer. A number cell has one
+segment, any other cell none or two. Hidden helpers: ``_c_R_C`` is the pair a
+cell's line belongs to (0: empty; a segment joins cells of the same pair), and
+``_d_R_C`` its distance along the line from the pair's first number (0 there;
+every other cell of a line has a segment to a cell one closer), so a line
+reaches its first number and no closed loop can stand alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from csp2sat.generators.base import Genre, PuzzleError, Values, Violation, cell_name, helper, register
+from csp2sat.generators.boardkit import (
+    CspText,
+    Pos,
+    Svg,
+    any_true,
+    check_format,
+    need_in,
+    number_cell,
+    read_grid,
+    total,
+)
+
+Segment = tuple[Pos, Pos]  # (cell, its right or lower neighbour)
+
+
+@dataclass(frozen=True)
+class Numberlink:
+    """A Numberlink board: size and its numbers (cell -> number; each number stands in exactly two cells)."""
+
+    rows: int
+    cols: int
+    numbers: dict[Pos, int]
+
+    def pairs(self) -> list[int]:
+        """The numbers, in the order of their first cell (pair k is ``pairs()[k-1]``)."""
+        return list(dict.fromkeys(self.numbers.values()))
+
+    def segments(self) -> list[Segment]:
+        """Every segment between orthogonal neighbours, in reading order."""
+        out = []
+        for r in range(self.rows):
+            for c in range(self.cols):
+                out += [((r, c), other) for other in ((r, c + 1), (r + 1, c))
+                        if other[0] < self.rows and other[1] < self.cols]
+        return out
+
+    def text_lines(self) -> list[str]:
+        """The puzzle in the data/ format."""
+        return [" ".join(str(self.numbers.get((r, c), "-")) for c in range(self.cols)) for r in range(self.rows)]
+
+
+def read(text: str) -> Numberlink:
+    """Read a Numberlink board: tokens, ``-`` empty, a positive number twice per number.
+
+    Raises `PuzzleError` at the place for anything else, ragged rows, and a number that does not
+    stand exactly twice (at its third cell, or at its only one).
+    """
+    grid = read_grid(text)
+    numbers: dict[Pos, int] = {}
+    seen: dict[int, list[Pos]] = {}
+    for r, row in enumerate(grid):
+        for c, token in enumerate(row):
+            value = number_cell(token, 1, 10**6)
+            if value is None:
+                raise PuzzleError("a Numberlink number cannot be unknown ('?')", token.line, token.col)
+            if value is False:
+                continue
+            seen.setdefault(value, []).append((r, c))
+            if len(seen[value]) > 2:
+                raise PuzzleError(f"the number {value} stands more than twice", token.line, token.col)
+            numbers[r, c] = value
+    for value, cells in seen.items():
+        if len(cells) == 1:
+            token = grid[cells[0][0]][cells[0][1]]
+            raise PuzzleError(f"the number {value} stands only once", token.line, token.col)
+    return Numberlink(len(grid), len(grid[0]), numbers)
+
+
+def _seg(segment: Segment) -> str:
+    (r, c), (r2, _) = segment
+    return f"{'v' if r2 > r else 'h'}_{r}_{c}"
+
+
+def puzzle_variables(puzzle: Numberlink) -> list[str]:
+    """The printed variables: every segment ``h_R_C`` / ``v_R_C``."""
+    return [_seg(s) for s in puzzle.segments()]
+
+
+def generate(puzzle: Numberlink) -> str:
+    """The Sugar CSP text of `puzzle`."""
+    rows, cols = puzzle.rows, puzzle.cols
+    pairs = puzzle.pairs()
+    pair_of = {cell: pairs.index(value) + 1 for cell, value in puzzle.numbers.items()}
+    first = {}
+    for cell, k in pair_of.items():
+        first.setdefault(k, cell)
+    segments = puzzle.segments()
+    at: dict[Pos, list[Segment]] = {}
+    for s in segments:
+        at.setdefault(s[0], []).append(s)
+        at.setdefault(s[1], []).append(s)
+    colour = {cell: helper(f"c_{cell[0]}_{cell[1]}") for cell in at}
+    distance = {cell: helper(f"d_{cell[0]}_{cell[1]}") for cell in at}
+    out = CspText(
+        f"Numberlink puzzle, {rows} rows x {cols} columns",
+        puzzle.text_lines(),
+        ["h_R_C / v_R_C: 1 if the line joins cell (R, C) to its right / lower neighbour",
+         "_c_R_C: the pair (1.. in order of first appearance) whose line passes cell (R, C), 0 if none",
+         "_d_R_C: distance along the line from the pair's first number"],
+    )
+    out.block("Segments: one 0/1 variable between neighbours")
+    out.extend(f"(int {_seg(s)} 0 1)" for s in segments)
+    out.block("Pairs and distances: a number cell belongs to its pair, the pair's first number is at distance 0")
+    for cell in sorted(at):
+        k = pair_of.get(cell)
+        out.add(f"(int {colour[cell]} {k} {k})" if k else f"(int {colour[cell]} 0 {len(pairs)})")
+        out.add(f"(int {distance[cell]} 0 0)" if first.get(k) == cell else f"(int {distance[cell]} 0 {rows * cols})")
+    out.block("Rule: a number has one segment, another cell none or two (lines never branch)")
+    for cell in sorted(at):
+        degree = total([_seg(s) for s in at[cell]])
+        if cell in pair_of:
+            out.add(f"(= {degree} 1)")
+        else:
+            out.add(f"(or (= {degree} 0) (= {degree} 2))")
+            out.add(f"(iff (= {colour[cell]} 0) (= {degree} 0))")
+    out.block("Rule: a segment joins cells of the same pair (lines never meet)")
+    for s in segments:
+        out.add(f"(=> (= {_seg(s)} 1) (= {colour[s[0]]} {colour[s[1]]}))")
+    out.block("Rule: every cell of a line but the first number has a segment to a cell one step closer to it")
+    for cell in sorted(at):
+        if first.get(pair_of.get(cell)) == cell:
+            continue
+        closer = [f"(and (= {_seg(s)} 1) (= (+ {distance[s[0] if s[1] == cell else s[1]]} 1) {distance[cell]}))"
+                  for s in at[cell]]
+        out.add(f"(=> (!= {colour[cell]} 0) {any_true(closer)})")
+    return out.text()
+
+
+def decode(puzzle: Numberlink, values: Values) -> set[Segment]:
+    """The drawn segments; `PuzzleError` for a missing value or one other than 0 and 1."""
+    return {s for s in puzzle.segments() if need_in(values, _seg(s), 0, 1, "0 or 1")}
+
+
+def _trace(start: Pos, drawn: set[Segment]) -> list[Pos]:
+    """The cells of the line from `start` (following drawn segments until it ends or returns)."""
+    path, previous, cell = [start], None, start
+    while True:
+        step = [b if a == cell else a for a, b in drawn if cell in (a, b) and (b if a == cell else a) != previous]
+        if len(step) != 1 or step[0] == start:
+            return path
+        previous, cell = cell, step[0]
+        path.append(cell)
+
+
+def check(puzzle: Numberlink, drawn: set[Segment]) -> list[Violation]:
+    """The rules the lines break: numbers with one segment, other cells none or two, each line
+    from a number ending at the equal number, and no line that joins no numbers."""
+    found = []
+    degree: dict[Pos, int] = {}
+    for a, b in drawn:
+        degree[a] = degree.get(a, 0) + 1
+        degree[b] = degree.get(b, 0) + 1
+    for r in range(puzzle.rows):
+        for c in range(puzzle.cols):
+            d = degree.get((r, c), 0)
+            if (r, c) in puzzle.numbers and d != 1:
+                found.append(Violation(f"a number has one line segment, and this one has {d}", cell_name(r, c)))
+            elif (r, c) not in puzzle.numbers and d not in (0, 2):
+                found.append(Violation(f"a line never branches or ends in an empty cell, and here {d} segments meet",
+                                       cell_name(r, c)))
+    if found:
+        return found
+    reached: set[Pos] = set()
+    for cell, value in sorted(puzzle.numbers.items()):
+        path = _trace(cell, drawn)
+        reached.update(path)
+        end = path[-1]
+        if puzzle.numbers.get(end) != value:
+            found.append(Violation(f"the line from {value} ends at {cell_name(*end)}, not at the other {value}",
+                                   cell_name(*cell)))
+    stray = sorted(cell for cell in degree if cell not in reached)
+    if stray:
+        found.append(Violation("every line joins two numbers, and a closed line runs here", cell_name(*stray[0])))
+    return found
+
+
+def _picture(puzzle: Numberlink, drawn: set[Segment], width: int) -> str:
+    """Cells as `width`-wide marks (number, ``+`` on a line, ``.`` empty) joined by ``-`` and ``|``."""
+    lines = []
+    on = {cell for s in drawn for cell in s}
+    for r in range(puzzle.rows):
+        row, below = [], []
+        for c in range(puzzle.cols):
+            mark = str(puzzle.numbers.get((r, c), "+" if (r, c) in on else "."))
+            row.append(f"{mark:^{width}}")
+            if c + 1 < puzzle.cols:
+                row.append("-" if ((r, c), (r, c + 1)) in drawn else " ")
+            below.append(f"{'|' if ((r, c), (r + 1, c)) in drawn else ' ':^{width}}")
+            if c + 1 < puzzle.cols:
+                below.append(" ")
+        lines.append("".join(row).rstrip())
+        if r + 1 < puzzle.rows:
+            lines.append("".join(below).rstrip())
+    return "".join(line + "\n" for line in lines)
+
+
+def render(puzzle: Numberlink, drawn: set[Segment], fmt: str) -> str:
+    """The lines as ``drawing`` (wide cells), ``answer`` (one character per cell and gap) or ``svg``."""
+    check_format(fmt)
+    if fmt != "svg":
+        return _picture(puzzle, drawn, 3 if fmt == "drawing" else 1)
+    svg = Svg(puzzle.rows, puzzle.cols)
+    svg.regions([[0] * puzzle.cols for _ in range(puzzle.rows)], {})
+    for (r, c), (r2, c2) in sorted(drawn):
+        svg.line(r + 0.5, c + 0.5, r2 + 0.5, c2 + 0.5, 4, "#1f77b4")
+    for (r, c), value in puzzle.numbers.items():
+        svg.cell(r, c, "white")
+        svg.text(r, c, str(value), bold=True)
+    return svg.document()
+
+
+GENRE = register(
+    Genre(
+        name="numberlink",
+        aliases=("numlin",),
+        summary="join equal numbers by lines that never branch, cross or touch",
+        read=read,
+        generate=generate,
+        decode=decode,
+        render=render,
+        check=check,
+    )
+)

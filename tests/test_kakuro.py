@@ -1,0 +1,67 @@
+"""Kakuro genre: reader, generated CSP, decoder, checker and renderers, and every data/kakuro board."""
+
+from __future__ import annotations
+
+import pytest
+
+from csp2sat.generators import kakuro, puzzlink
+from csp2sat.generators.base import genre
+from csp2sat.parser import parse_text
+from genre_support import assert_read_error, check_board_end_to_end, expected_answer, instances, solve_once
+
+URL = "https://puzz.link/p?kakuro/5/5/48la0.na0lh3l0Bn.0cl.c4a3"
+
+
+def test_url_board_has_the_frame_and_round_trips():
+    text = puzzlink.url_to_text(URL)
+    assert text.splitlines()[0] == "# # 12\\- 4\\- # #"
+    assert puzzlink.to_url(text, "kakuro") == URL
+    # newer pzprjs writes "-" for a missing sum; it reads as no sum
+    assert puzzlink.url_to_text("https://puzz.link/p?kakuro/2/1/.-5") == "# # #\n# # -\\5\n"
+
+
+@pytest.mark.parametrize(
+    "text, message, line, col",
+    [
+        ("# 3\\-\n# x\n", "unknown cell 'x'", 2, 3),
+        ("# 46\\-\n# .\n", "a sum must be 1..45", 1, 3),
+        ("# 12\\-\n# .\n", "a run of 1 cells cannot add up to 12", 2, 3),
+        (("-\\1 " + ". " * 10).strip() + "\n", "a run of 10 cells cannot add up to 1", 1, 5),
+    ],
+)
+def test_reader_errors_have_positions(text, message, line, col):
+    assert_read_error(kakuro.read, text, message, line, col)
+
+
+def test_generated_file_is_readable_sugar():
+    puzzle = kakuro.read(puzzlink.url_to_text(URL))
+    text = kakuro.generate(puzzle)
+    assert "(alldifferent x_1_2 x_1_3)" in text and "(= (+ x_1_2 x_1_3) 8)" in text
+    parse_text(text)
+
+
+def test_answer_checks_and_draws():
+    puzzle = kakuro.read(puzzlink.url_to_text(URL))
+    digits = kakuro.decode(puzzle, solve_once(kakuro.generate(puzzle)))
+    assert kakuro.check(puzzle, digits) == []
+    assert kakuro.render(puzzle, digits, "answer") == expected_answer("kakuro", "pzprjs_5x5")
+    assert kakuro.render(puzzle, digits, "drawing").splitlines()[1] == "   #  4\\8    5    3 10\\-    #"
+    assert "<text" in kakuro.render(puzzle, digits, "svg")
+    wrong = [row[:] for row in digits]
+    wrong[1][2] = 3
+    assert {v.rule for v in kakuro.check(puzzle, wrong)} >= {"a run holds different digits",
+                                                             "the run adds up to 8, and its digits add up to 6"}
+
+
+def test_sums_are_enforced():
+    assert solve_once(kakuro.generate(kakuro.read("-\\4 . .\n"))) is not None  # 1+3
+    assert solve_once(kakuro.generate(kakuro.read("# 1\\- 1\\-\n-\\3 . .\n"))) is None  # both 1: not different
+
+
+def test_registered_under_its_name():
+    assert genre("kakuro").render is kakuro.render
+
+
+@pytest.mark.parametrize("name", instances("kakuro"))
+def test_every_board_solves_with_the_recorded_uniqueness(name):
+    check_board_end_to_end(kakuro, "kakuro", name)

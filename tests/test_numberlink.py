@@ -1,0 +1,75 @@
+"""Numberlink genre: reader, generated CSP, decoder, checker and renderers, and every data/numberlink board."""
+
+from __future__ import annotations
+
+import pytest
+
+from csp2sat.generators import numberlink, puzzlink
+from csp2sat.generators.base import genre
+from csp2sat.parser import parse_text
+from genre_support import assert_read_error, check_board_end_to_end, expected_answer, instances, solve_once
+
+SMALL = "1 - - - -\n2 - - 3 -\n- - - - -\n- 1 - - 2\n- - - - 3\n"
+
+
+@pytest.mark.parametrize(
+    "text, message, line, col",
+    [
+        ("1 1 1\n", "the number 1 stands more than twice", 1, 5),
+        ("1 2 2\n", "the number 1 stands only once", 1, 1),
+        ("1 ? 1\n", "cannot be unknown", 1, 3),
+        ("1 x 1\n", "unknown cell 'x'", 1, 3),
+    ],
+)
+def test_reader_errors_have_positions(text, message, line, col):
+    assert_read_error(numberlink.read, text, message, line, col)
+
+
+def test_generated_file_is_readable_sugar():
+    puzzle = numberlink.read(SMALL)
+    assert puzzle.pairs() == [1, 2, 3]
+    text = numberlink.generate(puzzle)
+    assert "(= (+ h_0_0 v_0_0) 1)" in text
+    assert "(int _d_0_0 0 0)" in text
+    parse_text(text)
+
+
+def test_published_answer_checks_and_round_trips():
+    puzzle = numberlink.read(SMALL)
+    values = solve_once(numberlink.generate(puzzle))
+    drawn = numberlink.decode(puzzle, values)
+    assert numberlink.check(puzzle, drawn) == []
+    assert numberlink.render(puzzle, drawn, "answer") == expected_answer("numberlink", "pzprjs_5x5")
+    assert numberlink.render(puzzle, drawn, "drawing").splitlines()[0].startswith(" 1 -")
+    assert "<line" in numberlink.render(puzzle, drawn, "svg")
+
+
+def test_checker_names_broken_rules():
+    puzzle = numberlink.read("1 - 2\n- - -\n2 - 1\n")
+    crossed = numberlink.read("1 2\n2 1\n")
+    rules = [v.rule for v in numberlink.check(crossed, {((0, 0), (1, 0)), ((0, 1), (1, 1))})]
+    assert rules[0] == "the line from 1 ends at cell row 1, column 0, not at the other 1"
+    rules = [v.rule for v in numberlink.check(puzzle, {((0, 0), (0, 1))})]
+    assert "a line never branches or ends in an empty cell, and here 1 segments meet" in rules
+    loop = {((1, 0), (1, 1)), ((1, 1), (2, 1)), ((1, 0), (2, 0))}
+    assert numberlink.check(numberlink.read("- -\n- -\n"), set()) == []
+    assert any("closed line" in v.rule for v in numberlink.check(
+        numberlink.read("- - -\n- - -\n- - -\n"), loop | {((2, 0), (2, 1))}))
+
+
+def test_lines_cannot_cross_or_loop_alone():
+    assert solve_once(numberlink.generate(numberlink.read("- 1 -\n2 - 2\n- 1 -\n"))) is None  # they would cross
+    assert solve_once(numberlink.generate(numberlink.read("1 - 1\n"))) is not None
+
+
+def test_url_round_trip():
+    assert puzzlink.to_url(SMALL, "numberlink") == "https://puzz.link/p?numlin/5/5/1j2h3m1h2j3"
+
+
+def test_registered_under_its_names():
+    assert genre("numlin") is genre("numberlink")
+
+
+@pytest.mark.parametrize("name", instances("numberlink"))
+def test_every_board_solves_with_the_recorded_uniqueness(name):
+    check_board_end_to_end(numberlink, "numberlink", name)
