@@ -61,6 +61,18 @@ puzzle text (one puzzle per file, rows top to bottom; '?' is a clue of unknown v
   shikaku        space-separated tokens per row: a number is the area of its rectangle, - empty
   nurikabe       space-separated tokens per row: a number is the size of its island, - empty
   pentomino      the box: . a cell to cover, # a blocked cell (60 cells to cover)
+  sudoku         N rows of N space-separated tokens: 1..N given, - empty (N = 4, 6, 9, 16, ...)
+  akari          one character per cell: . white, # black, 0-4 black with its number of lights
+  hitori         space-separated numbers per row (- a cell without a number)
+  starbattle     a line 'stars K' (1 when missing), then the grid of region names, space-separated
+  norinori       the grid of region names, space-separated
+  lits           the grid of region names, space-separated
+  heyawake       the grid of room names, a blank line, then the room numbers at a cell of
+                 each room (- none)
+  numberlink     space-separated tokens per row: a number in exactly two cells, - empty
+  kakuro         space-separated tokens with a frame of sums as first row and column:
+                 . white, # black, DOWN\\ACROSS a black cell with its sums (- none)
+  yajilin        space-separated tokens: . empty, N^ Nv N< N> a clue with its arrow
 """
 ANSWER_FORMAT = """\
 --format answer prints the solution as plain text: slitherlink a (2R+1)x(2C+1) drawing
@@ -68,7 +80,10 @@ ANSWER_FORMAT = """\
 hashiwokakero one line 'r1 c1 r2 c2 k' per bridge (k = 1 or 2, rows and columns from 0);
 fillmat one digit per cell (its block's size); shikaku one number per cell (its
 rectangle, numbered in reading order of their top-left cells); nurikabe # wall, . island;
-pentomino the piece letter per cell (# blocked).
+pentomino the piece letter per cell (# blocked); sudoku the filled grid; akari the board
+with * on every light; hitori, norinori, heyawake, lits # shaded, . unshaded; starbattle
+* a star; kakuro the board with every white cell's digit; numberlink and yajilin a
+(2R-1)x(2C-1) drawing through the cell centres (- and | the line's segments).
 """
 
 
