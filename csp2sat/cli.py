@@ -52,7 +52,9 @@ puzzle, map or solver output), 4 name/arity/type error, 5 unsupported construct,
 6 resource limit, 7 file not readable or not writable (also a full disk or a
 closed pipe), 8 an answer failed verification (or decode could not verify it), 9 internal error.
 --timeout, Ctrl-C and SIGTERM stop any stage alike: s UNKNOWN (or the answers so far and
-a 'c' line), exit status 0 (puzzle: 1, nothing drawn).
+a 'c' line), exit status 0 (puzzle: 1, nothing drawn); the commands that do not solve
+(check, fmt, encode, decode, gen, draw, url, convert, batch) stop on Ctrl-C or SIGTERM
+with 'c interrupted' and exit status 130.
 """
 
 
@@ -119,6 +121,18 @@ def _io_error(err: OSError) -> int:
     return Exit.IO
 
 
+def _sigterm_as_ctrl_c() -> None:
+    """SIGTERM stops a command as Ctrl-C does (the solving commands' watchdog takes it over while it runs)."""
+    import signal
+    import threading
+
+    def stop(signum, frame) -> None:
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, stop)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line `argv` (default: sys.argv[1:]) and return the exit status."""
     parser = build_parser()
@@ -139,6 +153,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from csp2sat.memory import set_limit
 
         set_limit(args.memory_limit)  # None: the default; also undoes an earlier main() call in this process
+    _sigterm_as_ctrl_c()
     try:
         status = int(args.run(args))
         sys.stdout.flush()  # a full disk or a closed pipe shows here, while it can still be reported

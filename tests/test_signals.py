@@ -181,3 +181,19 @@ def test_no_helper_process_outlives_the_run(files, tmp_path: Path) -> None:
     time.sleep(0.5)
     for pid in helpers:
         assert not Path(f"/proc/{pid}").exists() or "zombie" in Path(f"/proc/{pid}/status").read_text().lower()
+
+
+@pytest.mark.parametrize("command", [["check"], ["encode", "-o", "x.cnf", "--map", "x.map"]])
+def test_sigterm_stops_the_commands_that_do_not_solve_like_ctrl_c(tmp_path: Path, command: list[str]) -> None:
+    big = tmp_path / "big.csp"  # seconds of parsing
+    big.write_text("".join(f"(int v{i} 0 100)\n" for i in range(2000))
+                   + "".join(f"(or (<= (+ v{i % 2000} v{(7 * i) % 2000}) 150) (>= (- v{(3 * i) % 2000} v{(5 * i) % 2000}) 7))\n"
+                             for i in range(150000)), encoding="utf-8")
+    proc = subprocess.Popen(_command() + command + [str(big)], cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    _started.append(proc)
+    time.sleep(1.0)
+    assert proc.poll() is None, "the command ended before the signal: make the file bigger"
+    os.kill(proc.pid, signal.SIGTERM)
+    status, _, err, _ = _finish(proc)
+    assert status == 130 and "c interrupted" in err and "Traceback" not in err
