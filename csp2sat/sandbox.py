@@ -158,6 +158,18 @@ def _set_parent_death_signal() -> None:
         pass
 
 
+def _address_space() -> int:
+    """This process's virtual memory size in bytes (what RLIMIT_AS limits); 0 where /proc is missing."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
 def _child(request: dict, result_fd: int, error_fd: int) -> None:
     """In the forked child: apply the memory limit, run the call, write the reply, exit."""
     _set_parent_death_signal()
@@ -172,7 +184,10 @@ def _child(request: dict, result_fd: int, error_fd: int) -> None:
         if memory_mb:
             import resource
 
-            limit = int(float(memory_mb) * 1024 * 1024)
+            # The budget is the task's own: on top of the address space the preloaded pipeline
+            # already holds (about 170 MB, mostly mappings of numpy and the native solvers, which a
+            # bare limit of that size would leave the task no room above)
+            limit = _address_space() + int(float(memory_mb) * 1024 * 1024)
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
         module, _, name = request["call"].partition(":")
         function = getattr(importlib.import_module(module), name)

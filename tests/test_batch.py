@@ -410,7 +410,7 @@ def test_url_lists_make_a_task_per_url(tmp_path: Path) -> None:
     urls = tmp_path / "boards.txt"
     urls.write_text("# two boards and two bad URLs\nhttps://puzz.link/p?slither/4/4/dgdh2c7b\n\n"
                     "http://pzv.jp/p.html?bridges/5/5/4g2i3h23k3g1g3g4g3\n"
-                    "https://puzz.link/p?slither/4/x/dg\nhttps://puzz.link/p?kakuro/4/4/g\n", encoding="utf-8")
+                    "https://puzz.link/p?slither/4/x/dg\nhttps://puzz.link/p?tapa/4/4/g\n", encoding="utf-8")
     tasks, _ = batch.collect([str(urls)])
     assert [(t.kind, t.item, t.genre) for t in tasks] == [
         ("url", 2, "slitherlink"), ("url", 4, "hashiwokakero"), ("url", 5, None), ("url", 6, None)]
@@ -421,4 +421,4 @@ def test_url_lists_make_a_task_per_url(tmp_path: Path) -> None:
     assert records[2]["unique"] is True and records[2]["answer"].split() == slither.split()
     assert records[4]["status"] == "SATISFIABLE" and records[4]["unique"] is True
     assert records[5]["status"] == "error" and "height (rows) 'x'" in records[5]["error"]
-    assert records[6]["status"] == "error" and "'kakuro' is not a genre" in records[6]["error"]
+    assert records[6]["status"] == "error" and "'tapa' is not a genre" in records[6]["error"]

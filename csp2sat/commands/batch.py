@@ -68,7 +68,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="run on the Dask cluster at ADDRESS (tcp://HOST:PORT) instead of locally")
     parser.add_argument("--timeout", type=positive_seconds, metavar="S", help="time limit per task, in seconds")
     parser.add_argument("--memory-limit", type=positive_megabytes, metavar="MB",
-                        help="address-space limit per task process, in MB (RLIMIT_AS)")
+                        help="memory each task may take on top of the loaded pipeline, in MB (an RLIMIT_AS on its process)")
     parser.add_argument("-o", "--output", default="-", metavar="RESULTS",
                         help="write the JSON lines to RESULTS (default: standard output)")
     parser.add_argument("--resume", action="store_true",
