@@ -642,3 +642,23 @@ def check_format(fmt: str) -> None:
     """Raise ValueError for a render format other than drawing, answer or svg."""
     if fmt not in ("drawing", "answer", "svg"):
         raise ValueError(f"unknown format {fmt!r}; use drawing, answer or svg")
+
+
+def segment_picture(rows: int, cols: int, mark: Callable[[int, int], str], segments: "set[tuple[Pos, Pos]]",
+                    width: int) -> str:
+    """Cells as `width`-wide marks joined by ``-`` and ``|`` where `segments` holds the pair
+    (left or upper cell, right or lower cell): the drawing of lines through cell centres."""
+    lines = []
+    for r in range(rows):
+        row, below = [], []
+        for c in range(cols):
+            row.append(f"{mark(r, c):^{width}}")
+            if c + 1 < cols:
+                row.append("-" if ((r, c), (r, c + 1)) in segments else " ")
+            below.append(f"{'|' if ((r, c), (r + 1, c)) in segments else ' ':^{width}}")
+            if c + 1 < cols:
+                below.append(" ")
+        lines.append("".join(row).rstrip())
+        if r + 1 < rows:
+            lines.append("".join(below).rstrip())
+    return "".join(line + "\n" for line in lines)

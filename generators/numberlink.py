@@ -27,6 +27,7 @@ from csp2sat.generators.boardkit import (
     need_in,
     number_cell,
     read_grid,
+    segment_picture,
     total,
 )
 
@@ -196,22 +197,9 @@ def check(puzzle: Numberlink, drawn: set[Segment]) -> list[Violation]:
 
 def _picture(puzzle: Numberlink, drawn: set[Segment], width: int) -> str:
     """Cells as `width`-wide marks (number, ``+`` on a line, ``.`` empty) joined by ``-`` and ``|``."""
-    lines = []
     on = {cell for s in drawn for cell in s}
-    for r in range(puzzle.rows):
-        row, below = [], []
-        for c in range(puzzle.cols):
-            mark = str(puzzle.numbers.get((r, c), "+" if (r, c) in on else "."))
-            row.append(f"{mark:^{width}}")
-            if c + 1 < puzzle.cols:
-                row.append("-" if ((r, c), (r, c + 1)) in drawn else " ")
-            below.append(f"{'|' if ((r, c), (r + 1, c)) in drawn else ' ':^{width}}")
-            if c + 1 < puzzle.cols:
-                below.append(" ")
-        lines.append("".join(row).rstrip())
-        if r + 1 < puzzle.rows:
-            lines.append("".join(below).rstrip())
-    return "".join(line + "\n" for line in lines)
+    return segment_picture(puzzle.rows, puzzle.cols,
+                           lambda r, c: str(puzzle.numbers.get((r, c), "+" if (r, c) in on else ".")), drawn, width)
 
 
 def render(puzzle: Numberlink, drawn: set[Segment], fmt: str) -> str:

@@ -18,7 +18,9 @@ from dataclasses import dataclass
 
 from csp2sat.generators import loopkit
 from csp2sat.generators.base import Genre, PuzzleError, Values, Violation, cell_name, register
-from csp2sat.generators.boardkit import CspText, Pos, Svg, check_format, need_in, read_grid, total
+from csp2sat.generators.boardkit import (
+    CspText, Pos, Svg, check_format, need_in, read_grid, segment_picture, total,
+)
 
 ARROWS = {"^": (-1, 0), "v": (1, 0), "<": (0, -1), ">": (0, 1)}
 SHADED, ON_LOOP = "#", "+"
@@ -155,25 +157,14 @@ def check(puzzle: Yajilin, loop: set[Segment]) -> list[Violation]:
 
 def _picture(puzzle: Yajilin, loop: set[Segment], width: int) -> str:
     shaded = _shaded(puzzle, loop)
-    marks = puzzle.text_lines()
-    lines = []
-    for r in range(puzzle.rows):
-        words = marks[r].split()
-        row, below = [], []
-        for c in range(puzzle.cols):
-            mark = words[c] if (r, c) in puzzle.clues else SHADED if (r, c) in shaded else ON_LOOP
-            if width == 1 and (r, c) in puzzle.clues:
-                mark = puzzle.clues[r, c][1] or "*"
-            row.append(f"{mark:^{width}}")
-            if c + 1 < puzzle.cols:
-                row.append("-" if ((r, c), (r, c + 1)) in loop else " ")
-            below.append(f"{'|' if ((r, c), (r + 1, c)) in loop else ' ':^{width}}")
-            if c + 1 < puzzle.cols:
-                below.append(" ")
-        lines.append("".join(row).rstrip())
-        if r + 1 < puzzle.rows:
-            lines.append("".join(below).rstrip())
-    return "".join(line + "\n" for line in lines)
+    words = [line.split() for line in puzzle.text_lines()]
+
+    def mark(r: int, c: int) -> str:
+        if (r, c) in puzzle.clues:  # the clue written out, or in the one-character answer its arrow
+            return words[r][c] if width > 1 else puzzle.clues[r, c][1] or "*"
+        return SHADED if (r, c) in shaded else ON_LOOP
+
+    return segment_picture(puzzle.rows, puzzle.cols, mark, loop, width)
 
 
 def render(puzzle: Yajilin, loop: set[Segment], fmt: str) -> str:
