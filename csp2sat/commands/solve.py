@@ -141,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace, out: "_Tracked", progress, watchdog) -> int:
     from csp2sat import output
     from csp2sat.commands._common import stop_reason
-    from csp2sat.solver import OPTIMUM, SATISFIABLE, solve
+    from csp2sat.solver import solve
 
     options = _options(args.encoding)
     from csp2sat.xcsp3_read import is_xcsp3_path
@@ -161,35 +161,18 @@ def _run(args: argparse.Namespace, out: "_Tracked", progress, watchdog) -> int:
     if solve_modes.requested(args):
         return _run_mode(args, model, options, out, progress)
     if getattr(args, "jobs", 1) > 1:
-        return _run_portfolio(args, model, options)
-    printed_status = False
-
-    def on_answer(values, objective_values) -> None:
-        nonlocal printed_status
-        if not printed_status:
-            out.write(output.status_line(SATISFIABLE) + "\n")
-            printed_status = True
-        if model.objective is not None:
-            out.write(output.objective_line(objective_values) + "\n")
-        sugar_modes.write_answer(args, out, model, values)
-        out.flush()
-
+        return _run_portfolio(args, model, options, out)
+    answers = _SugarAnswers(args, model, out)
     result = solve(  # inside `run`'s watchdog: an interruption returns the best answer so far, or UNKNOWN
         model,
         solver=args.solver,
         verify=args.verify,
         options=options,
-        on_answer=on_answer,
+        on_answer=answers,
     )
     if not result.proven:
         print(f"c stopped by {stop_reason(watchdog)}", file=sys.stderr)
-    if result.status == OPTIMUM:
-        out.write(output.status_line(OPTIMUM) + "\n")
-    elif not printed_status:
-        out.write(output.status_line(result.status) + "\n")
-    elif not result.proven:
-        out.write(f"c stopped before the optimum was proven; best objective {result.objective}\n")
-    out.flush()
+    answers.finish(result)
     if args.verbose:
         stats = dict(result.stats)
         stats["parse_s"] = parse_s
@@ -198,52 +181,67 @@ def _run(args: argparse.Namespace, out: "_Tracked", progress, watchdog) -> int:
     return Exit.OK
 
 
-def _run_portfolio(args: argparse.Namespace, model, options: dict[str, str]) -> int:
+def _run_portfolio(args: argparse.Namespace, model, options: dict[str, str], out: "_Tracked") -> int:
     """`solve --jobs N`: N solvers race on one CNF (csp2sat.parallel.portfolio_solve); output as plain solving."""
-    from csp2sat import output
     from csp2sat.compiler import compile_model
     from csp2sat.parallel import portfolio_solve
-    from csp2sat.solver import OPTIMUM, SATISFIABLE
 
-    out = sys.stdout
     start = time.perf_counter()
     compiled = compile_model(model, options=options)
     compile_s = time.perf_counter() - start
-    printed_status = False
-
-    def on_answer(values, objective_values) -> None:
-        nonlocal printed_status
-        if not printed_status:
-            out.write(output.status_line(SATISFIABLE) + "\n")
-            printed_status = True
-        if model.objective is not None:
-            out.write(output.objective_line(objective_values) + "\n")
-        output.write_answer(out, model, values)
-        out.flush()
-
+    answers = _SugarAnswers(args, model, out)
     timeout = None if args.timeout is None else max(0.0, args.timeout - compile_s)
     try:
         result = portfolio_solve(
-            model, compiled, args.jobs, first=args.solver, timeout=timeout, verify=args.verify, on_answer=on_answer
+            model, compiled, args.jobs, first=args.solver, timeout=timeout, verify=args.verify, on_answer=answers
         )
     except KeyboardInterrupt:  # run's watchdog (time limit, Ctrl-C, SIGTERM): the workers are gone already
         from csp2sat.solver import interrupt_handled
 
         interrupt_handled()
-        out.write("s UNKNOWN\n" if not printed_status else "c interrupted before the optimum was proven\n")
+        out.write("s UNKNOWN\n" if not answers.printed_status else "c interrupted before the optimum was proven\n")
         return Exit.OK
-    if result.status == OPTIMUM:
-        out.write(output.status_line(OPTIMUM) + "\n")
-    elif not printed_status:
-        out.write(output.status_line(result.status) + "\n")
-    elif not result.proven:
-        out.write(f"c stopped before the optimum was proven; best objective {result.objective}\n")
-    out.flush()
+    answers.finish(result)
     for error in result.errors:
         print(f"csp2sat: portfolio worker failed: {error}", file=sys.stderr)
     if args.verbose:
         print(f"c portfolio of {args.jobs}: compile {compile_s:.3f} s, winner {result.winner}", file=sys.stderr)
     return Exit.OK
+
+
+class _SugarAnswers:
+    """Prints each improved answer as it comes (``s SATISFIABLE`` once, ``o`` lines, the answer block),
+    then the ending Sugar prints; shared by plain solving and the portfolio."""
+
+    def __init__(self, args: argparse.Namespace, model, out) -> None:
+        self.args, self.model, self.out = args, model, out
+        self.printed_status = False
+
+    def __call__(self, values, objective_values) -> None:
+        from csp2sat import output
+        from csp2sat.commands import sugar_modes
+        from csp2sat.solver import SATISFIABLE
+
+        if not self.printed_status:
+            self.out.write(output.status_line(SATISFIABLE) + "\n")
+            self.printed_status = True
+        if self.model.objective is not None:
+            self.out.write(output.objective_line(objective_values) + "\n")
+        sugar_modes.write_answer(self.args, self.out, self.model, values)
+        self.out.flush()
+
+    def finish(self, result) -> None:
+        """The last line: OPTIMUM FOUND, the status when no answer was printed, or that the optimum is unproven."""
+        from csp2sat import output
+        from csp2sat.solver import OPTIMUM
+
+        if result.status == OPTIMUM:
+            self.out.write(output.status_line(OPTIMUM) + "\n")
+        elif not self.printed_status:
+            self.out.write(output.status_line(result.status) + "\n")
+        elif not result.proven:
+            self.out.write(f"c stopped before the optimum was proven; best objective {result.objective}\n")
+        self.out.flush()
 
 
 class _Tracked:
