@@ -204,3 +204,15 @@ def test_sigterm_stops_the_commands_that_do_not_solve_like_ctrl_c(tmp_path: Path
     os.kill(proc.pid, signal.SIGTERM)
     status, _, err, _ = _finish(proc)
     assert status == 130 and "c interrupted" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("mode", ["--count", "--all"])
+def test_an_interrupted_parallel_count_is_a_marked_lower_bound(tmp_path: Path, mode: str) -> None:
+    many = tmp_path / "many.csp"  # 10^8 answers: never counted to the end
+    many.write_text("".join(f"(int x{i} 0 9)\n" for i in range(8)), encoding="utf-8")
+    done = subprocess.run(_command() + ["solve", mode, "-j", "2", "--timeout", "4", str(many)], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    last = done.stdout.splitlines()[-1]
+    assert last.startswith("c SOLUTIONS AT LEAST ") and int(last.split()[-1]) > 0
+    assert "c stopped by the time limit" in done.stderr

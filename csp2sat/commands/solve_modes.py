@@ -170,7 +170,8 @@ def _count_with_progress(space: "SolutionSpace", progress: Progress, every: floa
     return count
 
 
-def _run_parallel(args: argparse.Namespace, model: Any, compiled: Any, solver_name: str, out: TextIO, verify: bool) -> int:
+def _run_parallel(args: argparse.Namespace, model: Any, compiled: Any, solver_name: str, out: TextIO, verify: bool,
+                  progress: Progress) -> int:
     """--count/--all/-n on several workers (csp2sat.parallel): disjoint cubes, answers printed as they arrive."""
     from csp2sat.parallel import ParallelStats, parallel_enumerate
 
@@ -191,6 +192,7 @@ def _run_parallel(args: argparse.Namespace, model: Any, compiled: Any, solver_na
     for batch in batches:
         if args.count:
             count += batch
+            progress.found = count  # an interruption reports it as a lower bound
             continue
         for answer in batch:
             if count == 0:
@@ -199,6 +201,7 @@ def _run_parallel(args: argparse.Namespace, model: Any, compiled: Any, solver_na
                     out.write(f"o {stats.optimum}\n")
             output.write_answer(out, model, answer)
             count += 1
+            progress.found = count
         out.flush()
     if not args.count:
         if count == 0:
@@ -229,7 +232,7 @@ def run(
     progress.mode = "count" if args.count else "unique" if args.unique else "facts" if args.facts else "all"
     verify = getattr(args, "verify", True)
     if (getattr(args, "jobs", 1) > 1 or getattr(args, "scheduler", None)) and not (args.unique or args.facts):
-        return _run_parallel(args, model, compiled, solver_name, out, verify)
+        return _run_parallel(args, model, compiled, solver_name, out, verify, progress)
     # Counts are not printed answers: a sample is checked (enumerate.CompiledSpace), printed answers all are.
     with open_space(compiled, model, solver_name, verify="sample" if args.count and verify else verify) as space:
         printer = _Printer(model, space, out)
