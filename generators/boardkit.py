@@ -644,7 +644,16 @@ def check_format(fmt: str) -> None:
         raise ValueError(f"unknown format {fmt!r}; use drawing, answer or svg")
 
 
-def segment_picture(rows: int, cols: int, mark: Callable[[int, int], str], segments: "set[tuple[Pos, Pos]]",
+Segment = tuple[Pos, Pos]  # a line segment between a cell and its right or lower neighbour
+
+
+def segment_name(segment: Segment) -> str:
+    """The printed variable of a segment: ``h_R_C`` (to the right of cell R,C) or ``v_R_C`` (below it)."""
+    (r, c), (r2, _) = segment
+    return f"{'v' if r2 > r else 'h'}_{r}_{c}"
+
+
+def segment_picture(rows: int, cols: int, mark: Callable[[int, int], str], segments: "set[Segment]",
                     width: int) -> str:
     """Cells as `width`-wide marks joined by ``-`` and ``|`` where `segments` holds the pair
     (left or upper cell, right or lower cell): the drawing of lines through cell centres."""

@@ -27,11 +27,12 @@ from csp2sat.generators.boardkit import (
     need_in,
     number_cell,
     read_grid,
+    Segment,
+    segment_name,
     segment_picture,
     total,
 )
 
-Segment = tuple[Pos, Pos]  # (cell, its right or lower neighbour)
 
 
 @dataclass(frozen=True)
@@ -87,14 +88,9 @@ def read(text: str) -> Numberlink:
     return Numberlink(len(grid), len(grid[0]), numbers)
 
 
-def _seg(segment: Segment) -> str:
-    (r, c), (r2, _) = segment
-    return f"{'v' if r2 > r else 'h'}_{r}_{c}"
-
-
 def puzzle_variables(puzzle: Numberlink) -> list[str]:
     """The printed variables: every segment ``h_R_C`` / ``v_R_C``."""
-    return [_seg(s) for s in puzzle.segments()]
+    return [segment_name(s) for s in puzzle.segments()]
 
 
 def generate(puzzle: Numberlink) -> str:
@@ -120,7 +116,7 @@ def generate(puzzle: Numberlink) -> str:
          "_d_R_C: distance along the line from the pair's first number"],
     )
     out.block("Segments: one 0/1 variable between neighbours")
-    out.extend(f"(int {_seg(s)} 0 1)" for s in segments)
+    out.extend(f"(int {segment_name(s)} 0 1)" for s in segments)
     out.block("Pairs and distances: a number cell belongs to its pair, the pair's first number is at distance 0")
     for cell in sorted(at):
         k = pair_of.get(cell)
@@ -128,7 +124,7 @@ def generate(puzzle: Numberlink) -> str:
         out.add(f"(int {distance[cell]} 0 0)" if first.get(k) == cell else f"(int {distance[cell]} 0 {rows * cols})")
     out.block("Rule: a number has one segment, another cell none or two (lines never branch)")
     for cell in sorted(at):
-        degree = total([_seg(s) for s in at[cell]])
+        degree = total([segment_name(s) for s in at[cell]])
         if cell in pair_of:
             out.add(f"(= {degree} 1)")
         else:
@@ -136,12 +132,12 @@ def generate(puzzle: Numberlink) -> str:
             out.add(f"(iff (= {colour[cell]} 0) (= {degree} 0))")
     out.block("Rule: a segment joins cells of the same pair (lines never meet)")
     for s in segments:
-        out.add(f"(=> (= {_seg(s)} 1) (= {colour[s[0]]} {colour[s[1]]}))")
+        out.add(f"(=> (= {segment_name(s)} 1) (= {colour[s[0]]} {colour[s[1]]}))")
     out.block("Rule: every cell of a line but the first number has a segment to a cell one step closer to it")
     for cell in sorted(at):
         if first.get(pair_of.get(cell)) == cell:
             continue
-        closer = [f"(and (= {_seg(s)} 1) (= (+ {distance[s[0] if s[1] == cell else s[1]]} 1) {distance[cell]}))"
+        closer = [f"(and (= {segment_name(s)} 1) (= (+ {distance[s[0] if s[1] == cell else s[1]]} 1) {distance[cell]}))"
                   for s in at[cell]]
         out.add(f"(=> (!= {colour[cell]} 0) {any_true(closer)})")
     return out.text()
@@ -149,7 +145,7 @@ def generate(puzzle: Numberlink) -> str:
 
 def decode(puzzle: Numberlink, values: Values) -> set[Segment]:
     """The drawn segments; `PuzzleError` for a missing value or one other than 0 and 1."""
-    return {s for s in puzzle.segments() if need_in(values, _seg(s), 0, 1, "0 or 1")}
+    return {s for s in puzzle.segments() if need_in(values, segment_name(s), 0, 1, "0 or 1")}
 
 
 def _trace(start: Pos, drawn: set[Segment]) -> list[Pos]:

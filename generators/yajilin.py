@@ -19,12 +19,11 @@ from dataclasses import dataclass
 from csp2sat.generators import loopkit
 from csp2sat.generators.base import Genre, PuzzleError, Values, Violation, cell_name, register
 from csp2sat.generators.boardkit import (
-    CspText, Pos, Svg, check_format, need_in, read_grid, segment_picture, total,
+    CspText, Pos, Svg, check_format, need_in, read_grid, Segment, segment_name, segment_picture, total,
 )
 
 ARROWS = {"^": (-1, 0), "v": (1, 0), "<": (0, -1), ">": (0, 1)}
 SHADED, ON_LOOP = "#", "+"
-Segment = tuple[Pos, Pos]
 
 
 @dataclass(frozen=True)
@@ -96,14 +95,9 @@ def read(text: str) -> Yajilin:
     return puzzle
 
 
-def _seg(segment: Segment) -> str:
-    (r, c), (r2, _) = segment
-    return f"{'v' if r2 > r else 'h'}_{r}_{c}"
-
-
 def puzzle_variables(puzzle: Yajilin) -> list[str]:
     """The printed variables: the loop segments."""
-    return [_seg(s) for s in puzzle.segments()]
+    return [segment_name(s) for s in puzzle.segments()]
 
 
 def generate(puzzle: Yajilin) -> str:
@@ -115,8 +109,8 @@ def generate(puzzle: Yajilin) -> str:
                   ["h_R_C / v_R_C: 1 if the loop joins cell (R, C) to its right / lower neighbour",
                    "_p_R_C: 1 if the loop passes through cell (R, C); a cell it misses is shaded"])
     out.block("Segments: one 0/1 variable between neighbouring cells without clues")
-    out.extend(f"(int {_seg(s)} 0 1)" for s in segments)
-    loopkit.single_loop(out, nodes, [(_seg(s), s[0], s[1]) for s in segments])
+    out.extend(f"(int {segment_name(s)} 0 1)" for s in segments)
+    loopkit.single_loop(out, nodes, [(segment_name(s), s[0], s[1]) for s in segments])
     out.block("Rule: shaded cells (off the loop) never share an edge")
     for a, b in segments:
         out.add(f"(or (= {loopkit.on_var(a)} 1) (= {loopkit.on_var(b)} 1))")
@@ -129,7 +123,7 @@ def generate(puzzle: Yajilin) -> str:
 
 def decode(puzzle: Yajilin, values: Values) -> set[Segment]:
     """The loop's segments; `PuzzleError` for a missing value or one other than 0 and 1."""
-    return {s for s in puzzle.segments() if need_in(values, _seg(s), 0, 1, "0 or 1")}
+    return {s for s in puzzle.segments() if need_in(values, segment_name(s), 0, 1, "0 or 1")}
 
 
 def _shaded(puzzle: Yajilin, loop: set[Segment]) -> set[Pos]:
