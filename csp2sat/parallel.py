@@ -147,6 +147,31 @@ class ParallelStats:
     optimum: int | None = None
 
 
+def connect(scheduler: Any) -> Any:
+    """A Dask client on the cluster at address `scheduler` (or on a `distributed` cluster object).
+
+    An address that cannot be reached, a cluster without workers or without
+    csp2sat is a usage error, reported at once (`csp2sat.batch.open_pool`'s checks).
+    """
+    from csp2sat.diagnostics import CspError, Exit
+
+    try:
+        from distributed import Client
+    except ImportError:
+        raise CspError("--scheduler needs Dask: pip install 'csp2sat[dask]'", file="csp2sat", exit=Exit.USAGE) from None
+    if not isinstance(scheduler, str):
+        return Client(scheduler)
+    import logging
+
+    from csp2sat.batch import PoolError, open_pool
+
+    logging.getLogger("distributed").setLevel(logging.ERROR)
+    try:
+        return open_pool(scheduler=scheduler).client
+    except PoolError as err:
+        raise CspError(str(err), file="csp2sat", exit=Exit.USAGE) from None
+
+
 class _Pool:
     """An executor (local processes or a Dask cluster) plus what its tasks need to find the problem."""
 
@@ -163,15 +188,7 @@ class _Pool:
             )
             self.payload_ref: Any = None
         else:
-            try:
-                from distributed import Client
-            except ImportError:
-                from csp2sat.diagnostics import CspError, Exit
-
-                raise CspError(
-                    "--scheduler needs Dask: pip install 'csp2sat[dask]'", file="csp2sat", exit=Exit.USAGE
-                ) from None
-            self.client = Client(scheduler) if isinstance(scheduler, str) else Client(scheduler)
+            self.client = connect(scheduler)
             self.payload_ref = self.client.scatter(payload, broadcast=True)
             self.executor = self.client.get_executor(pure=False)
 
@@ -275,25 +292,27 @@ def portfolio_solvers(jobs: int, first: str = DEFAULT_SOLVER) -> list[str]:
     return [names[k % len(names)] for k in range(jobs)]
 
 
-def _portfolio_worker(payload: bytes, solver_name: str, index: int, queue: Any, best_rank: Any, proven: Any) -> None:
-    """One racer: solve, then (objective) bisect with the bounds shared through `best_rank` and `proven`.
+def race(model: Any, compiled: Any, solver_name: str, verify: bool, board: Any) -> None:
+    """One racer: solve, then (objective) bisect with the bounds shared through `board`; the end goes to `board`.
 
-    Ranks index the objective's domain values, best first. `best_rank`: rank
-    of the best answer anyone has found; `proven`: no answer has a rank below it.
+    Ranks index the objective's domain values, best first. `board.best()`: rank
+    of the best answer anyone has found; `board.proven()`: no answer has a rank
+    below it; `board.offer(rank, values, shown)` publishes an answer if it
+    improves on `best()`; `board.prove(rank)` raises the proven bound;
+    `board.end(kind, detail)`: unsat, sat (the answer), optimum (its rank) or error.
+    Used by the local portfolio (shared memory) and on Dask (csp2sat.dask_portfolio).
     """
     from csp2sat.solver import Search
 
-    _die_with_parent()
-    model, compiled, verify = pickle.loads(payload)
     try:
         search = Search(model, compiled, solver=solver_name, verify=verify)
         if not search._solve([]):
-            queue.put(("unsat", index, None, None))
+            board.end("unsat", None)
             return
         values = search._answer()
         objective = model.objective
         if objective is None:
-            queue.put(("sat", index, values, None))
+            board.end("sat", values)
             return
         minimise = objective.sense == "minimize"
         ranked = compiled.domain_values(objective.var)
@@ -303,17 +322,13 @@ def _portfolio_worker(payload: bytes, solver_name: str, index: int, queue: Any, 
 
         def report(values: dict) -> int:
             rank = position[values[objective.var]]
-            with best_rank.get_lock():
-                if rank < best_rank.value:
-                    best_rank.value = rank
-                    queue.put(("answer", index, values, tuple(values[n] for n in objective.shown)))
+            board.offer(rank, values, tuple(values[n] for n in objective.shown))
             return rank
 
         mine = report(values)
         while True:
-            with proven.get_lock():
-                lo = proven.value
-            top = min(mine, best_rank.value)  # someone else's better answer bounds my search too
+            lo = board.proven()
+            top = min(mine, board.best())  # someone else's better answer bounds my search too
             if lo >= top:
                 break
             target = ranked[lo + (top - lo) // 2]
@@ -323,13 +338,46 @@ def _portfolio_worker(payload: bytes, solver_name: str, index: int, queue: Any, 
             if bound is False or not search._solve([bound]):
                 if bound is not False:
                     search.sat.add_clause([-bound])
-                with proven.get_lock():
-                    proven.value = max(proven.value, position[target] + 1)
+                board.prove(position[target] + 1)
                 continue
             mine = report(search._answer())
-        queue.put(("optimum", index, None, None))
+        board.end("optimum", min(mine, board.best()))
     except Exception as err:  # reported, never silent: the coordinator shows it if nobody else succeeds
-        queue.put(("error", index, repr(err), None))
+        board.end("error", repr(err))
+
+
+class _SharedMemoryBoard:
+    """The local racers' bounds: two shared integers; answers and ends go to the coordinator's queue."""
+
+    def __init__(self, index: int, queue: Any, best_rank: Any, proven: Any) -> None:
+        self.index, self.queue, self.best_rank, self.proven_rank = index, queue, best_rank, proven
+
+    def best(self) -> int:
+        return self.best_rank.value
+
+    def proven(self) -> int:
+        with self.proven_rank.get_lock():
+            return self.proven_rank.value
+
+    def offer(self, rank: int, values: dict, shown: tuple) -> None:
+        with self.best_rank.get_lock():
+            if rank < self.best_rank.value:
+                self.best_rank.value = rank
+                self.queue.put(("answer", self.index, values, shown))
+
+    def prove(self, rank: int) -> None:
+        with self.proven_rank.get_lock():
+            self.proven_rank.value = max(self.proven_rank.value, rank)
+
+    def end(self, kind: str, detail: Any) -> None:
+        self.queue.put((kind, self.index, detail if kind in ("sat", "error") else None, None))
+
+
+def _portfolio_worker(payload: bytes, solver_name: str, index: int, queue: Any, best_rank: Any, proven: Any) -> None:
+    """A local racer process (see `race`)."""
+    _die_with_parent()
+    model, compiled, verify = pickle.loads(payload)
+    race(model, compiled, solver_name, verify, _SharedMemoryBoard(index, queue, best_rank, proven))
 
 
 @dataclass
@@ -387,15 +435,26 @@ def portfolio_solve(
     best = 1 << 62  # rank of the best answer received
     failed = 0
     finished = False  # a proof arrived; with an objective, wait for the answer it rests on
+    ended: set[int] = set()  # racers whose last message arrived
+    dead: set[int] = set()  # racers found exited without one (a crash, a kill): failed at the next quiet moment
     try:
         while failed < len(workers):
             if finished and (model.objective is None or best <= best_rank.value):
                 break
-            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+            wait = 0.5 if deadline is None else min(0.5, deadline - time.monotonic())
+            if wait <= 0:
+                break  # time is up: keep the best answer, unproven
             try:
                 kind, index, values, shown = results.get(timeout=wait)
             except queues.Empty:
-                break  # time is up: keep the best answer, unproven
+                for k in dead - ended:  # exited one quiet period ago and still nothing: it sent no verdict
+                    outcome.errors.append(f"{names[k]}: racer process ended with status {workers[k].exitcode}")
+                    ended.add(k)
+                    failed += 1
+                dead = {k for k, worker in enumerate(workers) if k not in ended and worker.exitcode is not None}
+                continue
+            if kind != "answer":
+                ended.add(index)
             if kind == "answer":
                 rank = rank_of(values[model.objective.var])
                 if rank >= best:  # answers from different workers may arrive out of order

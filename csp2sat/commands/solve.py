@@ -89,7 +89,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parallel.add_argument(
         "--scheduler",
         metavar="tcp://HOST:PORT",
-        help="run the --count/--all/-n cubes on this Dask cluster instead of local processes (pip install 'csp2sat[dask]')",
+        help="run the --jobs workers (cubes or racing solvers) on this Dask cluster instead of local processes "
+        "(pip install 'csp2sat[dask]')",
     )
 
 
@@ -182,7 +183,8 @@ def _run(args: argparse.Namespace, out: "_Tracked", progress, watchdog) -> int:
 
 
 def _run_portfolio(args: argparse.Namespace, model, options: dict[str, str], out: "_Tracked") -> int:
-    """`solve --jobs N`: N solvers race on one CNF (csp2sat.parallel.portfolio_solve); output as plain solving."""
+    """`solve --jobs N`: N solvers race on one CNF, on local processes (csp2sat.parallel.portfolio_solve) or
+    a Dask cluster with --scheduler (csp2sat.dask_portfolio); output as plain solving."""
     from csp2sat.compiler import compile_model
     from csp2sat.parallel import portfolio_solve
 
@@ -192,9 +194,17 @@ def _run_portfolio(args: argparse.Namespace, model, options: dict[str, str], out
     answers = _SugarAnswers(args, model, out)
     timeout = None if args.timeout is None else max(0.0, args.timeout - compile_s)
     try:
-        result = portfolio_solve(
-            model, compiled, args.jobs, first=args.solver, timeout=timeout, verify=args.verify, on_answer=answers
-        )
+        if getattr(args, "scheduler", None):
+            from csp2sat.dask_portfolio import portfolio_solve_on_dask
+
+            result = portfolio_solve_on_dask(
+                model, compiled, args.jobs, args.scheduler,
+                first=args.solver, timeout=timeout, verify=args.verify, on_answer=answers,
+            )
+        else:
+            result = portfolio_solve(
+                model, compiled, args.jobs, first=args.solver, timeout=timeout, verify=args.verify, on_answer=answers
+            )
     except KeyboardInterrupt:  # run's watchdog (time limit, Ctrl-C, SIGTERM): the workers are gone already
         from csp2sat.solver import interrupt_handled
 
