@@ -133,11 +133,37 @@ def _sigterm_as_ctrl_c() -> None:
         signal.signal(signal.SIGTERM, stop)
 
 
+def _parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
+    """`parser.parse_args`, except that a command taking several paths also takes those after its options.
+
+    argparse stops a ``nargs="+"`` positional at the first option, so ``batch dir/ --genre
+    sudoku more/`` failed with "unrecognized arguments: more/".
+    """
+    args, extra = parser.parse_known_args(argv)
+    if not extra:
+        return args
+    dest = _many_paths(parser, getattr(args, "command", None))
+    if dest is None or any(item.startswith("-") and item != "-" for item in extra):
+        return parser.parse_args(argv)  # argparse's own message and exit status 2
+    getattr(args, dest).extend(extra)
+    return args
+
+
+def _many_paths(parser: argparse.ArgumentParser, command: str | None) -> str | None:
+    """The destination of `command`'s positional taking one or more values, if it has one."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
+            for inner in action.choices[command]._actions:
+                if not inner.option_strings and inner.nargs in ("+", "*"):
+                    return inner.dest
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line `argv` (default: sys.argv[1:]) and return the exit status."""
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args = _parse(parser, argv)
         if not getattr(args, "run", None):
             parser.print_help()
             return Exit.USAGE

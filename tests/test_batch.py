@@ -422,3 +422,18 @@ def test_url_lists_make_a_task_per_url(tmp_path: Path) -> None:
     assert records[4]["status"] == "SATISFIABLE" and records[4]["unique"] is True
     assert records[5]["status"] == "error" and "height (rows) 'x'" in records[5]["error"]
     assert records[6]["status"] == "error" and "'tapa' is not a genre" in records[6]["error"]
+
+
+def test_paths_may_follow_options(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """`batch a --mode count b c`: argparse alone stopped the paths at the first option ("unrecognized arguments")."""
+    files = [str(p) for p in sorted((CONFORMANCE / "features").glob("cmp_*.csp"))[:3]]
+    out = tmp_path / "r.jsonl"
+    status, _, err = run_cli(capsys, "batch", files[0], "--mode", "count", *files[1:], "-q", "-o", str(out))
+    assert status == 0, err
+    records, _ = batch.read_results(str(out))
+    assert sorted(r["file"] for r in records) == sorted(files)
+    assert all(r["mode"] == "count" and r["count"] is not None for r in records)
+    status, _, err = run_cli(capsys, "batch", files[0], "--mode", "count", "--no-such-option", files[1])
+    assert status == 2 and "unrecognized arguments: --no-such-option" in err
+    status, _, err = run_cli(capsys, "solve", files[0], files[1])  # one file only: still refused
+    assert status == 2 and "unrecognized arguments" in err
