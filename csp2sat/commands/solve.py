@@ -161,7 +161,7 @@ def _run(args: argparse.Namespace, out: "_Tracked", progress, watchdog) -> int:
 
     if solve_modes.requested(args):
         return _run_mode(args, model, options, out, progress)
-    if getattr(args, "jobs", 1) > 1:
+    if getattr(args, "jobs", 1) > 1 or getattr(args, "scheduler", None):  # --scheduler alone: one racer there
         return _run_portfolio(args, model, options, out)
     answers = _SugarAnswers(args, model, out)
     result = solve(  # inside `run`'s watchdog: an interruption returns the best answer so far, or UNKNOWN
