@@ -283,16 +283,14 @@ def portfolio_solve_on_dask(
                     outcome.errors.append(f"{future.key}: {future.exception()!r}")
                 if future.status in ("error", "finished", "cancelled"):
                     ended.add(future)
-            wait_s = POLL_S * 2 if deadline is None else min(POLL_S * 2, deadline - time.monotonic())
+            wait_s = POLL_S if deadline is None else min(POLL_S, deadline - time.monotonic())
             if wait_s <= 0:
                 break  # time is up: keep the best answer, unproven
-            messages = []
-            if len(ended) < len(futures):
-                try:
-                    messages.append(queue.get(timeout=wait_s))
-                except TimeoutError:
-                    pass
-            messages += queue.get(batch=True)
+            # Polled without a time-out: a Dask queue's get that times out logs a traceback on the scheduler.
+            messages = queue.get(batch=True)
+            if not messages and len(ended) < len(futures):
+                time.sleep(wait_s)
+                messages = queue.get(batch=True)
             finished = False
             for raw in messages:
                 solver_name, kind, rank, values, shown = pickle.loads(raw)
