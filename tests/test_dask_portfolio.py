@@ -188,6 +188,12 @@ def test_installed_command_on_dask_processes_prints_the_local_endings(dask_proce
             _ending(remote.stdout)[0] == "s SATISFIABLE s " + _expected(relative)["status"]
     unsat = _cli("solve", "-j", "2", "--scheduler", address, str(CONFORMANCE / FILES[0]))
     assert unsat.stdout == "s UNSATISFIABLE\n"
+    xcsp3 = str(ROOT / "tests" / "xcsp3" / "instances" / "golomb-6.xml")  # XCSP3 input races too
+    for extra in ((), ("-j", "2"), ("-j", "2", "--scheduler", address)):
+        done = _cli("solve", "-v", *extra, xcsp3)
+        assert done.returncode == 0, done.stderr
+        lines = done.stdout.splitlines()
+        assert lines[-3:-1] == ["o 17", "s OPTIMUM FOUND"] and 'cost="17"' in lines[-1]
 
 
 def test_unreachable_scheduler_is_a_usage_error_at_once() -> None:
