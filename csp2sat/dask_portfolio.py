@@ -214,6 +214,8 @@ def run_racer(payload: bytes, solver_name: str, token: str) -> str:
 
 def _wanted(worker: Any, key: Any) -> bool:
     """False once the scheduler released this task (cancelled, or its client is gone)."""
+    if key is None:  # Dask did not tell which task this is: rely on the published stop alone
+        return True
     try:
         task = worker.state.tasks.get(key)
         return task is not None and task.state not in _STOPPED_STATES
