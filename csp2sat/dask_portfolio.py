@@ -170,8 +170,11 @@ def run_racer(payload: bytes, solver_name: str, token: str) -> str:
         )
         ending = None
         try:
-            racer.stdin.write(_frame(payload))
-            racer.stdin.flush()
+            try:
+                racer.stdin.write(_frame(payload))
+                racer.stdin.flush()
+            except BrokenPipeError:  # it died at once: reported below with its stderr
+                pass
             reader = _FrameReader(racer.stdout.fileno())
             sent = None
             while True:
@@ -340,11 +343,11 @@ def portfolio_solve_on_dask(
                     outcome.errors.append(f"the Dask cluster has had no worker for {NO_WORKER_S:.0f} s")
                     break
     finally:
-        _stop(client, state, futures)
+        _stop(client, state, queue, futures)
     return outcome
 
 
-def _stop(client: Any, state: Any, futures: list[Any]) -> None:
+def _stop(client: Any, state: Any, queue: Any, futures: list[Any]) -> None:
     """Publish stop, give the tasks a moment to kill their racer processes and return, then cancel what is left.
 
     Waiting before cancelling means that when `solve` ends, the racers have stopped
@@ -361,6 +364,7 @@ def _stop(client: Any, state: Any, futures: list[Any]) -> None:
                 pass
             client.cancel(futures)
         state.delete()
+        queue.close()  # the scheduler forgets it (and what a late racer put in it)
     except Exception:  # the cluster may be gone already; nothing is left to stop then
         pass
     finally:
