@@ -21,6 +21,8 @@ each worker bisects (like `csp2sat.solver.Search`) and they share two numbers
 through shared memory: the best objective found by anyone (an upper bound on
 the next target) and the best proven bound (below it no answer exists); every
 improvement is sent with its answer to the coordinator, which prints it.
+The racer's search (`race`) is shared with the portfolio on a Dask cluster
+(``solve --jobs N --scheduler``, `csp2sat.dask_portfolio`).
 """
 
 from __future__ import annotations
