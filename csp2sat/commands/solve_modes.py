@@ -231,8 +231,10 @@ def run(
     progress = progress or Progress()
     progress.mode = "count" if args.count else "unique" if args.unique else "facts" if args.facts else "all"
     verify = getattr(args, "verify", True)
-    if (getattr(args, "jobs", 1) > 1 or getattr(args, "scheduler", None)) and not (args.unique or args.facts):
-        return _run_parallel(args, model, compiled, solver_name, out, verify, progress)
+    if getattr(args, "jobs", 1) > 1 or getattr(args, "scheduler", None):
+        if not (args.unique or args.facts):
+            return _run_parallel(args, model, compiled, solver_name, out, verify, progress)
+        print("c --unique and --facts run in this process: --jobs and --scheduler are ignored", file=sys.stderr)
     # Counts are not printed answers: a sample is checked (enumerate.CompiledSpace), printed answers all are.
     with open_space(compiled, model, solver_name, verify="sample" if args.count and verify else verify) as space:
         printer = _Printer(model, space, out)
