@@ -57,15 +57,18 @@ def _fixed_costs(address: str) -> dict:
         wall = time.perf_counter()
         connect(address).close()
         connects.append(time.perf_counter() - wall)
+    import tempfile
+
     from csp2sat import parse
-    from csp2sat.dask_portfolio import _frame
 
     tiny = parse("(int x 1 3)\n(> x 2)\n")
-    problem = _frame(pickle.dumps((tiny, compile_model(tiny), True), protocol=pickle.HIGHEST_PROTOCOL))
+    problem = tempfile.NamedTemporaryFile(suffix=".pickle")
+    problem.write(pickle.dumps((tiny, compile_model(tiny), True), protocol=pickle.HIGHEST_PROTOCOL))
+    problem.flush()
     starts = []
     for _ in range(3):  # a racer process solving a one-variable problem: start, imports, load, verdict, exit
         wall = time.perf_counter()
-        done = subprocess.run([python, "-m", "csp2sat.dask_portfolio", "cadical195"], input=problem,
+        done = subprocess.run([python, "-m", "csp2sat.dask_portfolio", "cadical195", problem.name],
                               capture_output=True, check=True)
         assert done.stdout, done.stderr
         starts.append(time.perf_counter() - wall)

@@ -125,24 +125,16 @@ class _PipeBoard:
         self.out.flush()
 
 
-def _racer_main(solver_name: str) -> None:
-    """``python -m csp2sat.dask_portfolio SOLVER``: the problem comes as the first frame on stdin."""
+def _racer_main(solver_name: str, problem_path: str) -> None:
+    """``python -m csp2sat.dask_portfolio SOLVER PROBLEM``: race on the pickled problem in the file PROBLEM."""
     from csp2sat.parallel import _die_with_parent, race
 
     _die_with_parent()
-    reader = _FrameReader(sys.stdin.fileno())
-    payload = None
-    while payload is None:
-        select.select([reader.fd], [], [])
-        frames = reader.read()
-        if frames:
-            payload = frames[0]
-        elif reader.closed:
-            return
-    model, compiled, verify = pickle.loads(payload)
+    with open(problem_path, "rb") as problem:
+        model, compiled, verify = pickle.loads(problem.read())
     frames = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # whatever else prints goes to stderr, not into the frames
-    board = _PipeBoard(reader, frames)
+    board = _PipeBoard(_FrameReader(sys.stdin.fileno()), frames)
     race(model, compiled, solver_name, verify, board)
 
 
@@ -163,18 +155,18 @@ def run_racer(payload: bytes, solver_name: str, token: str) -> str:
     from distributed.worker import thread_state
 
     key = getattr(thread_state, "key", None)
-    with tempfile.TemporaryFile() as errors:
+    # The problem goes through a file, not the racer's stdin: a write of megabytes into a pipe
+    # would block this thread (and so its polling of stop) until the racer had started and read it.
+    with tempfile.NamedTemporaryFile(prefix="csp2sat-racer-", suffix=".pickle") as problem, \
+            tempfile.TemporaryFile() as errors:
+        problem.write(payload)
+        problem.flush()
         racer = subprocess.Popen(
-            [sys.executable, "-m", "csp2sat.dask_portfolio", solver_name],
+            [sys.executable, "-m", "csp2sat.dask_portfolio", solver_name, problem.name],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors,
         )
         ending = None
         try:
-            try:
-                racer.stdin.write(_frame(payload))
-                racer.stdin.flush()
-            except BrokenPipeError:  # it died at once: reported below with its stderr
-                pass
             reader = _FrameReader(racer.stdout.fileno())
             sent = None
             while True:
@@ -372,4 +364,4 @@ def _stop(client: Any, state: Any, queue: Any, futures: list[Any]) -> None:
 
 
 if __name__ == "__main__":
-    _racer_main(sys.argv[1])
+    _racer_main(sys.argv[1], sys.argv[2])

@@ -8,7 +8,6 @@ another directory. After every race, no racer process may be left on the workers
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import signal
 import subprocess
