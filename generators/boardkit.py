@@ -354,6 +354,44 @@ def two_colouring(cells: Sequence[Pos]) -> tuple[set[Pos], str]:
     return (even, "even") if len(even) <= len(odd) else (odd, "odd")
 
 
+def step_numbers(out: CspText, cells: Sequence[Pos], longest: int, prefix: str = "") -> tuple[dict, dict]:
+    """Declare the W-bit numbers that rule out circles of predecessors among grid `cells`, and their rules.
+
+    Every cell gets a number ``_{prefix}z_R_C_K`` (bit K, low first); its
+    outgoing number is that number plus one (bits ``_{prefix}n_R_C_K``) at the
+    cells of one checkerboard colour and the number itself at the others. A
+    cell that takes its predecessor's outgoing number (``({prefix}step A Z...
+    N...)``: if A, Z = N) gains one at every other step, so going round a circle
+    of at most `longest` cells adds 1..2^W - 1 modulo 2^W: there is no such
+    circle, and following predecessors always ends at a cell that has none.
+    Unlike numbers compared by "<" over 1..n (n order-encoding literals per cell
+    and a guess of *some* smaller neighbour), the numbers are short and follow
+    from the predecessors by unit propagation. Returns the bit names of each
+    cell's number and of its outgoing number.
+    """
+    counted, parity = two_colouring(cells)
+    width = register_width(min(len(counted), max(longest // 2, 1)))
+    inc, step = f"{prefix}inc", f"{prefix}step"
+    z = {cell: [helper(f"{prefix}z_{cell[0]}_{cell[1]}_{k}") for k in range(width)] for cell in cells}
+    outgoing = {cell: [helper(f"{prefix}n_{cell[0]}_{cell[1]}_{k}") for k in range(width)] if cell in counted
+                else z[cell] for cell in cells}
+    out.comment(f"{width}-bit numbers _{prefix}z_R_C_K, outgoing _{prefix}n_R_C_K = _{prefix}z_R_C_K + 1 at cells"
+                f" with R+C {parity} (the number itself elsewhere);")
+    out.comment(f"a circle of predecessors would add 1..{(1 << width) - 1} modulo {1 << width}, so there is none")
+    out.comment(f"({inc} Z N): N = Z + 1; ({step} A Z N): if A, Z = N")
+    out.add(increment_predicate(width, inc))
+    pairs = " ".join(f"(or (! A) (! Z{k}) N{k}) (or (! A) Z{k} (! N{k}))" for k in range(width))
+    zs = " ".join(f"Z{k}" for k in range(width))
+    ns = " ".join(f"N{k}" for k in range(width))
+    out.add(f"(predicate ({step} A {zs} {ns}) (and {pairs}))")
+    for cell in cells:
+        out.extend(f"(bool {name})" for name in z[cell])
+        if cell in counted:
+            out.extend(f"(bool {name})" for name in outgoing[cell])
+            out.add(f"({inc} {' '.join(z[cell] + outgoing[cell])})")
+    return z, outgoing
+
+
 def connected_rule(
     out: CspText,
     cells: Sequence[Pos],
@@ -375,43 +413,20 @@ def connected_rule(
     of Booleans ``_{prefix}s_R_C``, "some cell up to here is inside"). Every
     other inside cell picks an inside neighbour as its predecessor
     (``_{prefix}a_R_C_D``, D = 0..3 for up, left, right, down) and takes its
-    outgoing number: a W-bit number ``_{prefix}z_R_C_K`` plus one (bits
-    ``_{prefix}n_R_C_K``) at the cells of one checkerboard colour, the number
-    itself at the others. Following predecessors from any cell either reaches
-    the root or goes round a circle; going round a circle adds its count of
-    counted cells, at most half the inside cells, to a number modulo 2^W, which
-    W is chosen to make impossible. So every inside cell reaches the root.
-    Unlike numbers compared by "<" over 1..n (n order-encoding literals per
-    cell and a guess of *some* smaller neighbour), the numbers are short and a
-    function of the predecessors, found from the root by unit propagation.
+    outgoing number (`step_numbers`), so every inside cell reaches the root. An
+    inside cell with another one anywhere (``_{prefix}t_R_C``: one lies after
+    it) has an inside neighbour: implied, but stated on the inside formulas.
     """
     allowed = set(cells)
     top = bound if bound is not None else len(cells)
-    counted, parity = two_colouring(cells)
-    width = register_width(min(len(counted), max(top // 2, 1)))
-    inc, step = f"{prefix}inc", f"{prefix}step"
-    z = {cell: [helper(f"{prefix}z_{cell[0]}_{cell[1]}_{k}") for k in range(width)] for cell in cells}
-    outgoing = {cell: [helper(f"{prefix}n_{cell[0]}_{cell[1]}_{k}") for k in range(width)] if cell in counted
-                else z[cell] for cell in cells}
     out.block(
         f"Rule: {what} are connected",
         f"the first of them in reading order is the root (_{prefix}s_R_C: one of them lies up to R,C);",
-        f"any other has one of them as neighbour _{prefix}a_R_C_D (D: 0 up, 1 left, 2 right, 3 down) before it,",
-        f"and its {width}-bit number _{prefix}z_R_C_K is that neighbour's number, plus one (_{prefix}n_R_C_K) at",
-        f"cells with R+C {parity};"
-        f" a circle of predecessors would add 1..{(1 << width) - 1} modulo {1 << width}, so there is none",
-        f"({inc} Z N): N = Z + 1; ({step} A Z N): if A, Z = N",
+        f"any other has one of them as neighbour _{prefix}a_R_C_D (D: 0 up, 1 left, 2 right, 3 down) before it",
+        "and takes its outgoing number:",
     )
-    out.add(increment_predicate(width, inc))
-    pairs = " ".join(f"(or (! A) (! Z{k}) N{k}) (or (! A) Z{k} (! N{k}))" for k in range(width))
-    zs = " ".join(f"Z{k}" for k in range(width))
-    ns = " ".join(f"N{k}" for k in range(width))
-    out.add(f"(predicate ({step} A {zs} {ns}) (and {pairs}))")
-    for cell in cells:
-        out.extend(f"(bool {name})" for name in z[cell])
-        if cell in counted:
-            out.extend(f"(bool {name})" for name in outgoing[cell])
-            out.add(f"({inc} {' '.join(z[cell] + outgoing[cell])})")
+    z, outgoing = step_numbers(out, cells, top, prefix)
+    step = f"{prefix}step"
     # _t_R_C: one of them lies after R,C; an inside cell with another inside cell anywhere has an inside
     # neighbour. Implied by the predecessors (and, at the root, by its successor), the clause on the
     # inside formulas alone lets the solver see a cell walled off without going through the numbers.
