@@ -1,17 +1,25 @@
 """Side-by-side benchmark: csp2sat against OR-tools CP-SAT (one worker) on the same puzzle boards.
 
-For each board of the genres named (default: those with a CP-SAT model here)
-prints the end-to-end time of csp2sat (generate, compile, solve, decode, in
-this process) and of a straightforward CP-SAT model of the same rules (build
-and solve with ``num_workers=1``), with both answers compared. The models read
-the boards through the genres' own readers and state the rules directly with
-CP-SAT's constraints (AddAllDifferent, sums, implications); Hitori's and
-Heyawake's connectivity use the same rooted numbering as the Sugar files, as
-CP-SAT has no connectivity constraint.
+For each board of the genres named (default: all) prints the end-to-end time
+of ``csp2sat puzzle GENRE FILE`` in a fresh process (wall and CPU: user +
+system, which the load of a shared machine does not inflate), the in-process
+time of the same pipeline, and for the genres with a CP-SAT model here the
+time to build and to solve a straightforward model of the same rules with
+``num_workers=1`` (CP-SAT's CPU time too), with both answers compared. With
+--unique both sides also prove the answer unique: csp2sat with ``--unique``,
+CP-SAT by solving the model again with the answer excluded.
+
+The models read the boards through the genres' own readers and state the rules
+directly with CP-SAT's constraints (AddAllDifferent, sums, implications,
+AddCircuit for Yajilin's loop). CP-SAT has no connectivity constraint, so the
+connected genres (Hitori, Heyawake, LITS) use a rooted numbering (an inside
+cell other than the root has an inside neighbour with a smaller number) and
+Numberlink ordering variables along the lines, as CP-SAT users write them.
 
 OR-tools is not a dependency of csp2sat: ``.venv/bin/pip install ortools`` first.
 
-usage: .venv/bin/python benchmarks/puzzles_cpsat.py [GENRE...]
+usage: .venv/bin/python benchmarks/puzzles_cpsat.py [GENRE...] [--unique] [--boards N]
+           [--json FILE] [--markdown FILE] [--command 'CMD'] [--no-cpsat]
 """
 
 from __future__ import annotations
@@ -297,9 +305,9 @@ def run_cpsat(name: str, puzzle: Any, unique: bool = False) -> dict:
     return out
 
 
-def run_fresh(genre_name: str, path: Path, unique: bool) -> dict:
+def run_fresh(genre_name: str, path: Path, unique: bool, csp2sat: list[str]) -> dict:
     """`csp2sat puzzle GENRE FILE` in a fresh process: wall and CPU seconds (user + system), answer rows."""
-    command = [str(CSP2SAT), "puzzle", genre_name, str(path), "--format", "answer"] + (["--unique"] if unique else [])
+    command = [*csp2sat, "puzzle", genre_name, str(path), "--format", "answer"] + (["--unique"] if unique else [])
     t0 = time.perf_counter()
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -338,6 +346,10 @@ def main() -> int:
     parser.add_argument("--unique", action="store_true", help="also time the uniqueness check on both sides")
     parser.add_argument("--boards", type=int, default=0,
                         help="at most N boards per genre: the largest N (default: all)")
+    parser.add_argument("--command", default=str(CSP2SAT),
+                        help="the csp2sat command timed in a fresh process (default: this venv's; e.g. another"
+                             " checkout's 'python -m csp2sat', to compare branches)")
+    parser.add_argument("--no-cpsat", action="store_true", help="time csp2sat only")
     parser.add_argument("--json", type=Path, help="write the figures to this JSON file")
     parser.add_argument("--markdown", type=Path, help="write the table to this Markdown file")
     args = parser.parse_args()
@@ -354,22 +366,22 @@ def main() -> int:
             t0 = time.perf_counter()
             run = solve_puzzle(g, puzzle)
             inproc = time.perf_counter() - t0
-            fresh = run_fresh(g.name, path, False)
+            fresh = run_fresh(g.name, path, False, args.command.split())
             row: dict = {"genre": g.name, "board": path.stem, "cells": _cells(path),
                          "csp2sat_wall": fresh["wall"], "csp2sat_cpu": fresh["cpu"], "csp2sat_in_process": inproc,
                          "cnf_clauses": run.stats["cnf_clauses"]}
             mine = None if run.solution is None else g.render(puzzle, run.solution, "answer").split("\n")[:-1]
             same = ""
-            if g.name in MODELS:
+            if g.name in MODELS and not args.no_cpsat:
                 theirs = run_cpsat(g.name, puzzle, args.unique)
                 row.update(cpsat_build=theirs["build"], cpsat_solve=theirs["solve"], cpsat_cpu=theirs["cpu"])
                 answer = _rows(g.name, theirs["answer"])
                 same = "both none" if mine is None and answer is None else "same" if mine == answer else "differ"
                 row["answers"] = same
             if args.unique:
-                fresh_u = run_fresh(g.name, path, True)
+                fresh_u = run_fresh(g.name, path, True, args.command.split())
                 row.update(unique_wall=fresh_u["wall"], unique_cpu=fresh_u["cpu"], unique_verdict=fresh_u["verdict"])
-                if g.name in MODELS:
+                if g.name in MODELS and not args.no_cpsat:
                     row.update(cpsat_unique=theirs.get("unique"), cpsat_unique_cpu=theirs.get("unique_cpu"),
                                cpsat_verdict=theirs.get("verdict", "none"))
             rows.append(row)

@@ -354,7 +354,8 @@ def two_colouring(cells: Sequence[Pos]) -> tuple[set[Pos], str]:
     return (even, "even") if len(even) <= len(odd) else (odd, "odd")
 
 
-def step_numbers(out: CspText, cells: Sequence[Pos], longest: int, prefix: str = "") -> tuple[dict, dict]:
+def step_numbers(out: CspText, cells: Sequence[Pos], longest: int, prefix: str = "",
+                 grid: bool = True) -> tuple[dict, dict]:
     """Declare the W-bit numbers that rule out circles of predecessors among grid `cells`, and their rules.
 
     Every cell gets a number ``_{prefix}z_R_C_K`` (bit K, low first); its
@@ -367,16 +368,22 @@ def step_numbers(out: CspText, cells: Sequence[Pos], longest: int, prefix: str =
     Unlike numbers compared by "<" over 1..n (n order-encoding literals per cell
     and a guess of *some* smaller neighbour), the numbers are short and follow
     from the predecessors by unit propagation. Returns the bit names of each
-    cell's number and of its outgoing number.
+    cell's number and of its outgoing number. Without `grid` the nodes (named
+    by a cell each) are those of some other graph, not known to be bipartite:
+    every node counts, and a circle adds its length (at most `longest`).
     """
-    counted, parity = two_colouring(cells)
-    width = register_width(min(len(counted), max(longest // 2, 1)))
+    if grid:
+        counted, parity = two_colouring(cells)
+        width = register_width(min(len(counted), max(longest // 2, 1)))
+    else:
+        counted, parity = set(cells), ""
+        width = register_width(longest)
     inc, step = f"{prefix}inc", f"{prefix}step"
     z = {cell: [helper(f"{prefix}z_{cell[0]}_{cell[1]}_{k}") for k in range(width)] for cell in cells}
     outgoing = {cell: [helper(f"{prefix}n_{cell[0]}_{cell[1]}_{k}") for k in range(width)] if cell in counted
                 else z[cell] for cell in cells}
-    out.comment(f"{width}-bit numbers _{prefix}z_R_C_K, outgoing _{prefix}n_R_C_K = _{prefix}z_R_C_K + 1 at cells"
-                f" with R+C {parity} (the number itself elsewhere);")
+    out.comment(f"{width}-bit numbers _{prefix}z_R_C_K, outgoing _{prefix}n_R_C_K = _{prefix}z_R_C_K + 1"
+                + (f" at cells with R+C {parity} (the number itself elsewhere);" if grid else ";"))
     out.comment(f"a circle of predecessors would add 1..{(1 << width) - 1} modulo {1 << width}, so there is none")
     out.comment(f"({inc} Z N): N = Z + 1; ({step} A Z N): if A, Z = N")
     out.add(increment_predicate(width, inc))
