@@ -94,11 +94,12 @@ def read(text: str) -> Lits:
         found = []
         for shape in SHAPES:
             for form in orientations(shape):
-                for r0 in range(rows):
-                    for c0 in range(cols):
-                        placed = tuple((r0 + r, c0 + c) for r, c in form)
-                        if all(cell in inside for cell in placed):
-                            found.append((shape, placed))
+                # only shifts that put the form's first cell on a cell of the region, in reading order
+                (fr, fc) = form[0]
+                for r0, c0 in sorted({(r - fr, c - fc) for r, c in cells}):
+                    placed = tuple((r0 + r, c0 + c) for r, c in form)
+                    if all(cell in inside for cell in placed):
+                        found.append((shape, placed))
         if not found:
             token = grid[cells[0][0]][cells[0][1]]
             raise PuzzleError(f"no L, I, T or S tetromino fits in region {k}", token.line, token.col)
