@@ -132,8 +132,12 @@ def generate(puzzle: Lits) -> str:
         kinds = sorted({SHAPES.index(s) + 1 for s, _ in options})
         out.add(int_decl(shape[k], kinds))
     for k, (options, cells) in enumerate(zip(puzzle.options, region_cells(puzzle.regions))):
+        covers: dict[Pos, list[int]] = {}
+        for n, (_, placed) in enumerate(options, 1):
+            for cell in placed:
+                covers.setdefault(cell, []).append(n)
         for cell in cells:
-            covering = [n for n, (_, placed) in enumerate(options, 1) if cell in placed]
+            covering = covers.get(cell, [])
             out.add(f"(iff (= {_s(cell)} 1) {any_of(choice[k], covering)})" if covering else f"(= {_s(cell)} 0)")
         for letter in sorted({s for s, _ in options}):
             numbers = [n for n, (s, _) in enumerate(options, 1) if s == letter]
