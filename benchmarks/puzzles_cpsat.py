@@ -316,7 +316,10 @@ def run_fresh(genre_name: str, path: Path, unique: bool, csp2sat: list[str]) -> 
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.communicate()
-        return {"wall": None, "cpu": None, "answer": None, "verdict": "timeout"}
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = usage.ru_utime + usage.ru_stime - run_fresh.cpu_so_far  # type: ignore[attr-defined]
+        run_fresh.cpu_so_far = usage.ru_utime + usage.ru_stime  # type: ignore[attr-defined]
+        return {"wall": None, "cpu": cpu, "answer": None, "verdict": f"timeout ({TIME_LIMIT:.0f} s wall)"}
     wall = time.perf_counter() - t0
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = usage.ru_utime + usage.ru_stime - run_fresh.cpu_so_far  # type: ignore[attr-defined]
@@ -363,10 +366,14 @@ def main() -> int:
     parser.add_argument("--command", default=str(CSP2SAT),
                         help="the csp2sat command timed in a fresh process (default: this venv's; e.g. another"
                              " checkout's 'python -m csp2sat', to compare branches)")
+    parser.add_argument("--time-limit", type=float, default=TIME_LIMIT,
+                        help=f"seconds (wall-clock) per run on either side (default {TIME_LIMIT:.0f})")
     parser.add_argument("--no-cpsat", action="store_true", help="time csp2sat only")
     parser.add_argument("--json", type=Path, help="write the figures to this JSON file")
     parser.add_argument("--markdown", type=Path, help="write the table to this Markdown file")
     args = parser.parse_args()
+    global TIME_LIMIT
+    TIME_LIMIT = args.time_limit
     rows = []
     imports = None if args.no_cpsat else import_cost()
     if imports is not None:
