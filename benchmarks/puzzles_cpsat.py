@@ -358,6 +358,7 @@ def _fmt(value: float | None) -> str:
 
 def main() -> int:
     """Time both solvers on the boards of the chosen genres; one line per board, optionally JSON + Markdown."""
+    global TIME_LIMIT
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("genres", nargs="*", help="genres to run (default: every genre; CP-SAT where it has a model)")
     parser.add_argument("--unique", action="store_true", help="also time the uniqueness check on both sides")
@@ -372,7 +373,6 @@ def main() -> int:
     parser.add_argument("--json", type=Path, help="write the figures to this JSON file")
     parser.add_argument("--markdown", type=Path, help="write the table to this Markdown file")
     args = parser.parse_args()
-    global TIME_LIMIT
     TIME_LIMIT = args.time_limit
     rows = []
     imports = None if args.no_cpsat else import_cost()
