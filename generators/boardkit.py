@@ -461,7 +461,7 @@ def connected_rule(
             choice = helper(f"{prefix}a_{r}_{c}_{d}")
             choices.append(choice)
             out.add(f"(bool {choice})")
-            out.add(f"(=> {choice} (and {here} {inside(other)}))")
+            out.add(f"(=> {choice} {inside(other)})")
             out.add(f"({step} {choice} {' '.join(z[cell] + outgoing[other])})")
         if previous != "false":
             out.add(f"(=> (and {here} {previous}) {any_true(choices)})")
