@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import re
 import resource
@@ -48,6 +49,7 @@ from scripts.regen_csp import GENRE_DIRS, puzzle_files  # noqa: E402
 
 CSP2SAT = Path(sys.executable).parent / "csp2sat"  # the installed command of this venv
 TIME_LIMIT = 60.0
+FRESH_ENV: dict | None = None  # the environment of the fresh processes (None: this one's)
 
 
 def _grid(model: Any, rows: int, cols: int, lo: int = 0, hi: int = 1) -> dict:
@@ -310,7 +312,7 @@ def run_fresh(genre_name: str, path: Path, unique: bool, csp2sat: list[str]) -> 
     """`csp2sat puzzle GENRE FILE` in a fresh process: wall and CPU seconds (user + system), answer rows."""
     command = [*csp2sat, "puzzle", genre_name, str(path), "--format", "answer"] + (["--unique"] if unique else [])
     t0 = time.perf_counter()
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=FRESH_ENV)
     try:
         stdout, stderr = proc.communicate(timeout=TIME_LIMIT)
     except subprocess.TimeoutExpired:
@@ -339,7 +341,7 @@ def import_cost() -> float:
     best = float("inf")
     for _ in range(3):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        subprocess.run([sys.executable, "-c", "from ortools.sat.python import cp_model"], check=True)
+        subprocess.run([sys.executable, "-c", "from ortools.sat.python import cp_model"], check=True, env=FRESH_ENV)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         best = min(best, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
     run_fresh.cpu_so_far = after.ru_utime + after.ru_stime  # type: ignore[attr-defined]
@@ -358,7 +360,7 @@ def _fmt(value: float | None) -> str:
 
 def main() -> int:
     """Time both solvers on the boards of the chosen genres; one line per board, optionally JSON + Markdown."""
-    global TIME_LIMIT
+    global TIME_LIMIT, FRESH_ENV
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("genres", nargs="*", help="genres to run (default: every genre; CP-SAT where it has a model)")
     parser.add_argument("--unique", action="store_true", help="also time the uniqueness check on both sides")
@@ -369,11 +371,20 @@ def main() -> int:
                              " checkout's 'python -m csp2sat', to compare branches)")
     parser.add_argument("--time-limit", type=float, default=TIME_LIMIT,
                         help=f"seconds (wall-clock) per run on either side (default {TIME_LIMIT:.0f})")
+    parser.add_argument("--pycache", type=Path,
+                        help="let the fresh processes cache compiled bytecode in this directory (as an installed"
+                             " package has it), even where PYTHONDONTWRITEBYTECODE is set; warmed up first")
     parser.add_argument("--no-cpsat", action="store_true", help="time csp2sat only")
     parser.add_argument("--json", type=Path, help="write the figures to this JSON file")
     parser.add_argument("--markdown", type=Path, help="write the table to this Markdown file")
     args = parser.parse_args()
     TIME_LIMIT = args.time_limit
+    if args.pycache:
+        FRESH_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        FRESH_ENV["PYTHONPYCACHEPREFIX"] = str(args.pycache.resolve())
+        for name in args.genres or genre_names():  # every genre's modules compiled once, untimed
+            warm = genre(name)
+            run_fresh(warm.name, puzzle_files(GENRE_DIRS[warm.name])[0], True, args.command.split())
     rows = []
     imports = None if args.no_cpsat else import_cost()
     if imports is not None:
