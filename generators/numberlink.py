@@ -144,13 +144,13 @@ def generate(puzzle: Numberlink) -> str:
         r, c = cell
         choices = []
         for d, other in enumerate(((r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c))):
-            s = (min(cell, other), max(cell, other))
-            if s not in segment_set:
+            joining = (min(cell, other), max(cell, other))
+            if joining not in segment_set:
                 continue
             choice = helper(f"a_{r}_{c}_{d}")
             choices.append(choice)
             out.add(f"(bool {choice})")
-            out.add(f"(=> {choice} (= {segment_name(s)} 1))")
+            out.add(f"(=> {choice} (= {segment_name(joining)} 1))")
             out.add(f"(step {choice} {' '.join(z[cell] + outgoing[other])})")
         out.add(f"(=> (!= {colour[cell]} 0) {any_true(choices)})" if cell not in pair_of else any_true(choices))
     return out.text()
