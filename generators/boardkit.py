@@ -319,6 +319,86 @@ def any_of(name: str, values: Sequence[int]) -> str:
     return parts[0] if len(parts) == 1 else f"(or {' '.join(parts)})"
 
 
+def register_width(count: int) -> int:
+    """The number of bits W with 2^W greater than `count`, so no count up to `count` is a multiple of 2^W."""
+    return max(1, count.bit_length())
+
+
+def increment_predicate(width: int, name: str = "inc") -> str:
+    """``(predicate (NAME Z... N...) ...)``: N = Z + 1 modulo 2^W (bits low first).
+
+    The carry into bit K is Z[K-1] and not N[K-1] (a carry into bit K-1 turns
+    its 1 into 0 and goes on; without one N[K-1] = Z[K-1]), so the rule needs no
+    carry variables: N[K] = Z[K] xor carry, six clauses per bit.
+    """
+    z = [f"Z{k}" for k in range(width)]
+    n = [f"N{k}" for k in range(width)]
+    clauses = [f"(or {n[0]} {z[0]})", f"(or (! {n[0]}) (! {z[0]}))"]
+    for k in range(1, width):
+        # With a carry N[K] differs from Z[K] (each clause starts with "no carry") ...
+        unless_carry = f"(! {z[k - 1]}) {n[k - 1]}"
+        clauses += [f"(or {unless_carry} {n[k]} {z[k]})", f"(or {unless_carry} (! {n[k]}) (! {z[k]}))"]
+        # ... and without one (either literal of the carry false) it equals Z[K].
+        for unless_no_carry in (z[k - 1], f"(! {n[k - 1]})"):
+            clauses += [f"(or {unless_no_carry} (! {n[k]}) {z[k]})", f"(or {unless_no_carry} {n[k]} (! {z[k]}))"]
+    return f"(predicate ({name} {' '.join(z + n)}) (and {' '.join(clauses)}))"
+
+
+def two_colouring(cells: Sequence[Pos]) -> tuple[set[Pos], str]:
+    """The smaller colour class of a checkerboard colouring of grid cells and its name ("even" or "odd" R+C).
+
+    Every path between orthogonal neighbours alternates between the two classes.
+    """
+    even = {cell for cell in cells if sum(cell) % 2 == 0}
+    odd = set(cells) - even
+    return (even, "even") if len(even) <= len(odd) else (odd, "odd")
+
+
+def step_numbers(out: CspText, cells: Sequence[Pos], longest: int, prefix: str = "",
+                 grid: bool = True) -> tuple[dict, dict]:
+    """Declare the W-bit numbers that rule out circles of predecessors among grid `cells`, and their rules.
+
+    Every cell gets a number ``_{prefix}z_R_C_K`` (bit K, low first); its
+    outgoing number is that number plus one (bits ``_{prefix}n_R_C_K``) at the
+    cells of one checkerboard colour and the number itself at the others. A
+    cell that takes its predecessor's outgoing number (``({prefix}step A Z...
+    N...)``: if A, Z = N) gains one at every other step, so going round a circle
+    of at most `longest` cells adds 1..2^W - 1 modulo 2^W: there is no such
+    circle, and following predecessors always ends at a cell that has none.
+    Unlike numbers compared by "<" over 1..n (n order-encoding literals per cell
+    and a guess of *some* smaller neighbour), the numbers are short and follow
+    from the predecessors by unit propagation. Returns the bit names of each
+    cell's number and of its outgoing number. Without `grid` the nodes (named
+    by a cell each) are those of some other graph, not known to be bipartite:
+    every node counts, and a circle adds its length (at most `longest`).
+    """
+    if grid:
+        counted, parity = two_colouring(cells)
+        width = register_width(min(len(counted), max(longest // 2, 1)))
+    else:
+        counted, parity = set(cells), ""
+        width = register_width(longest)
+    inc, step = f"{prefix}inc", f"{prefix}step"
+    z = {cell: [helper(f"{prefix}z_{cell[0]}_{cell[1]}_{k}") for k in range(width)] for cell in cells}
+    outgoing = {cell: [helper(f"{prefix}n_{cell[0]}_{cell[1]}_{k}") for k in range(width)] if cell in counted
+                else z[cell] for cell in cells}
+    out.comment(f"{width}-bit numbers _{prefix}z_R_C_K, outgoing _{prefix}n_R_C_K = _{prefix}z_R_C_K + 1"
+                + (f" at cells with R+C {parity} (the number itself elsewhere);" if grid else ";"))
+    out.comment(f"a circle of predecessors would add 1..{(1 << width) - 1} modulo {1 << width}, so there is none")
+    out.comment(f"({inc} Z N): N = Z + 1; ({step} A Z N): if A, Z = N")
+    out.add(increment_predicate(width, inc))
+    pairs = " ".join(f"(or (! A) (! Z{k}) N{k}) (or (! A) Z{k} (! N{k}))" for k in range(width))
+    zs = " ".join(f"Z{k}" for k in range(width))
+    ns = " ".join(f"N{k}" for k in range(width))
+    out.add(f"(predicate ({step} A {zs} {ns}) (and {pairs}))")
+    for cell in cells:
+        out.extend(f"(bool {name})" for name in z[cell])
+        if cell in counted:
+            out.extend(f"(bool {name})" for name in outgoing[cell])
+            out.add(f"({inc} {' '.join(z[cell] + outgoing[cell])})")
+    return z, outgoing
+
+
 def connected_rule(
     out: CspText,
     cells: Sequence[Pos],
@@ -329,33 +409,63 @@ def connected_rule(
     bound: int | None = None,
     prefix: str = "",
 ) -> None:
-    """Write "the cells for which `inside` holds are orthogonally connected" in plain Sugar (seed 003).
+    """Write "the cells for which `inside` holds are orthogonally connected" in plain Sugar.
 
-    `cells` are the cells that may be inside, `inside(cell)` the formula saying
-    one is. A hidden number ``_{prefix}z_R_C`` (1..`bound`, default the number
-    of cells) decreases towards a root: an inside cell with a number above 1 has
-    an inside neighbour with a smaller one, and at most one inside cell (the
-    root, ``_{prefix}r_R_C = 1``) has the number 1. `what` names the cells in
-    the block comment (e.g. "the shaded cells").
+    `cells` are the cells that may be inside (in reading order), `inside(cell)`
+    the formula saying one is, `bound` an upper bound on the number of inside
+    cells (default: all of `cells`). `what` names the cells in the block comment;
+    `prefix` keeps the hidden names of two such rules in one file apart.
+
+    Encoding: the root is the first inside cell in reading order (a prefix chain
+    of Booleans ``_{prefix}s_R_C``, "some cell up to here is inside"). Every
+    other inside cell picks an inside neighbour as its predecessor
+    (``_{prefix}a_R_C_D``, D = 0..3 for up, left, right, down) and takes its
+    outgoing number (`step_numbers`), so every inside cell reaches the root. An
+    inside cell with another one anywhere (``_{prefix}t_R_C``: one lies after
+    it) has an inside neighbour: implied, but stated on the inside formulas.
     """
     allowed = set(cells)
     top = bound if bound is not None else len(cells)
-    z = {cell: helper(f"{prefix}z_{cell[0]}_{cell[1]}") for cell in cells}
-    root = {cell: helper(f"{prefix}r_{cell[0]}_{cell[1]}") for cell in cells}
     out.block(
         f"Rule: {what} are connected",
-        f"_{prefix}z numbers them; one with _{prefix}z > 1 has a neighbour among them with a smaller _{prefix}z,",
-        f"and at most one of them (the root, _{prefix}r = 1) has _{prefix}z = 1",
+        f"the first of them in reading order is the root (_{prefix}s_R_C: one of them lies up to R,C);",
+        f"any other has one of them as neighbour _{prefix}a_R_C_D (D: 0 up, 1 left, 2 right, 3 down) before it",
+        "and takes its outgoing number:",
     )
+    z, outgoing = step_numbers(out, cells, top, prefix)
+    step = f"{prefix}step"
+    # _t_R_C: one of them lies after R,C; an inside cell with another inside cell anywhere has an inside
+    # neighbour. Implied by the predecessors (and, at the root, by its successor), the clause on the
+    # inside formulas alone lets the solver see a cell walled off without going through the numbers.
+    later = {cell: helper(f"{prefix}t_{cell[0]}_{cell[1]}") for cell in cells}
+    following = "false"
+    for cell in reversed(cells):
+        out.add(f"(bool {later[cell]})")
+        out.add(f"(iff {later[cell]} {following})")
+        following = f"(or {later[cell]} {inside(cell)})"
+    previous = "false"
     for cell in cells:
-        out.add(f"(int {z[cell]} 1 {max(top, 1)})")
-        out.add(f"(int {root[cell]} 0 1)")
-    for cell in cells:
-        out.add(f"(iff (= {root[cell]} 1) (and {inside(cell)} (= {z[cell]} 1)))")
-        lower = [f"(and {inside(other)} (< {z[other]} {z[cell]}))"
-                 for other in neighbours(*cell, rows, cols) if other in allowed]
-        out.add(f"(=> (and {inside(cell)} (> {z[cell]} 1)) {any_true(lower)})")
-    out.add(f"(<= {total([root[cell] for cell in cells])} 1)")
+        here = inside(cell)
+        mark = helper(f"{prefix}s_{cell[0]}_{cell[1]}")
+        around = [inside(other) for other in neighbours(*cell, rows, cols) if other in allowed]
+        out.add(f"(=> (and {here} {later[cell]}) {any_true(around)})")
+        if previous != "false":
+            out.add(f"(=> (and {here} {previous}) {any_true(around)})")
+        out.add(f"(bool {mark})")
+        out.add(f"(iff {mark} {here})" if previous == "false" else f"(iff {mark} (or {previous} {here}))")
+        choices = []
+        r, c = cell
+        for d, other in enumerate(((r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c))):
+            if other not in allowed:
+                continue
+            choice = helper(f"{prefix}a_{r}_{c}_{d}")
+            choices.append(choice)
+            out.add(f"(bool {choice})")
+            out.add(f"(=> {choice} {inside(other)})")
+            out.add(f"({step} {choice} {' '.join(z[cell] + outgoing[other])})")
+        if previous != "false":
+            out.add(f"(=> (and {here} {previous}) {any_true(choices)})")
+        previous = mark
 
 
 def not_touching_rule(out: CspText, rows: int, cols: int, shaded: Callable[[Pos], str], what: str) -> None:

@@ -8,8 +8,10 @@ Encoding: ``s_R_C`` (0/1) says cell (R, C) is shaded, the printed answer. Each
 region has a hidden choice ``_p_K`` among the tetromino placements inside it
 (``s`` of a cell is 1 exactly when the choice covers it) and a hidden shape
 ``_k_K`` (1 L, 2 I, 3 T, 4 S) that follows from the choice; shaded neighbours in
-different regions have different shapes; connectivity by
-`boardkit.connected_rule` (hidden ``_z``/``_r``).
+different regions have different shapes. Connectivity is that of the regions
+(each tetromino is connected): regions whose tetrominoes touch (``_b_A_B``) are
+joined, every region but the first picks a touching predecessor (``_a_K_J``),
+and `boardkit.step_numbers` (``_z``, ``_n``) rules out circles of them.
 """
 
 from __future__ import annotations
@@ -21,8 +23,8 @@ from csp2sat.generators.boardkit import (
     CspText,
     Pos,
     any_of,
+    any_true,
     connected,
-    connected_rule,
     decode_marks,
     int_decl,
     read_regions,
@@ -30,6 +32,7 @@ from csp2sat.generators.boardkit import (
     region_lines,
     render_shading,
     split_violations,
+    step_numbers,
 )
 
 SHADED, UNSHADED = "#", "."
@@ -91,11 +94,12 @@ def read(text: str) -> Lits:
         found = []
         for shape in SHAPES:
             for form in orientations(shape):
-                for r0 in range(rows):
-                    for c0 in range(cols):
-                        placed = tuple((r0 + r, c0 + c) for r, c in form)
-                        if all(cell in inside for cell in placed):
-                            found.append((shape, placed))
+                # only shifts that put the form's first cell on a cell of the region, in reading order
+                (fr, fc) = form[0]
+                for r0, c0 in sorted({(r - fr, c - fc) for r, c in cells}):
+                    placed = tuple((r0 + r, c0 + c) for r, c in form)
+                    if all(cell in inside for cell in placed):
+                        found.append((shape, placed))
         if not found:
             token = grid[cells[0][0]][cells[0][1]]
             raise PuzzleError(f"no L, I, T or S tetromino fits in region {k}", token.line, token.col)
@@ -128,8 +132,12 @@ def generate(puzzle: Lits) -> str:
         kinds = sorted({SHAPES.index(s) + 1 for s, _ in options})
         out.add(int_decl(shape[k], kinds))
     for k, (options, cells) in enumerate(zip(puzzle.options, region_cells(puzzle.regions))):
+        covers: dict[Pos, list[int]] = {}
+        for n, (_, placed) in enumerate(options, 1):
+            for cell in placed:
+                covers.setdefault(cell, []).append(n)
         for cell in cells:
-            covering = [n for n, (_, placed) in enumerate(options, 1) if cell in placed]
+            covering = covers.get(cell, [])
             out.add(f"(iff (= {_s(cell)} 1) {any_of(choice[k], covering)})" if covering else f"(= {_s(cell)} 0)")
         for letter in sorted({s for s, _ in options}):
             numbers = [n for n, (s, _) in enumerate(options, 1) if s == letter]
@@ -148,10 +156,46 @@ def generate(puzzle: Lits) -> str:
         for c in range(cols - 1):
             square = ((r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1))
             out.add(f"(not (and {' '.join(f'(= {_s(cell)} 1)' for cell in square)}))")
-    cells = [(r, c) for r in range(rows) for c in range(cols)]
-    connected_rule(out, cells, lambda cell: f"(= {_s(cell)} 1)", rows, cols, "the shaded cells",
-                   4 * len(puzzle.options))
+    _connected_regions(out, puzzle)
     return out.text()
+
+
+def _connected_regions(out: CspText, puzzle: Lits) -> None:
+    """Write "the shaded cells are connected" as "the regions are": every region's tetromino is connected,
+    so the shaded cells are iff the graph of regions joined where shaded cells touch across a border is.
+    On this graph of a few dozen nodes instead of every cell the numbering is far smaller."""
+    rows, cols, labels = puzzle.rows, puzzle.cols, puzzle.regions
+    touching: dict[tuple[int, int], list[tuple[Pos, Pos]]] = {}
+    for r in range(rows):
+        for c in range(cols):
+            for other in ((r, c + 1), (r + 1, c)):
+                if other[0] < rows and other[1] < cols and labels[r][c] != labels[other[0]][other[1]]:
+                    a, b = sorted((labels[r][c], labels[other[0]][other[1]]))
+                    touching.setdefault((a, b), []).append(((r, c), other))
+    firsts = [cells[0] for cells in region_cells(labels)]
+    out.block(
+        "Rule: the shaded cells are connected",
+        "each region's tetromino is, so the regions must be, joined where shaded cells touch across a border",
+        "(_b_A_B: the tetrominoes of regions A and B touch); region 0 is the root, any other region K has a",
+        "touching region J before it (_a_K_J) and takes its outgoing number (numbers named after the",
+        "region's first cell):",
+    )
+    z, outgoing = step_numbers(out, firsts, len(firsts), grid=False)
+    joined = {}
+    for (a, b), pairs in sorted(touching.items()):
+        joined[a, b] = joined[b, a] = helper(f"b_{a}_{b}")
+        out.add(f"(bool {joined[a, b]})")
+        out.add(f"(iff {joined[a, b]} {any_true([f'(and (= {_s(u)} 1) (= {_s(v)} 1))' for u, v in pairs])})")
+    for k in range(1, len(firsts)):
+        choices = []
+        for j in range(len(firsts)):
+            if (k, j) in joined:
+                choice = helper(f"a_{k}_{j}")
+                choices.append(choice)
+                out.add(f"(bool {choice})")
+                out.add(f"(=> {choice} {joined[k, j]})")
+                out.add(f"(step {choice} {' '.join(z[firsts[k]] + outgoing[firsts[j]])})")
+        out.add(any_true(choices))
 
 
 def decode(puzzle: Lits, values: Values) -> list[str]:

@@ -42,7 +42,7 @@ import itertools
 from typing import Callable, Sequence
 
 from csp2sat.generators.base import Violation, helper
-from csp2sat.generators.boardkit import CspText
+from csp2sat.generators.boardkit import CspText, increment_predicate, register_width
 
 Pos = tuple[int, int]
 # An edge of the graph: its 0/1 variable name and the two nodes it joins.
@@ -52,11 +52,6 @@ Edge = tuple[str, Pos, Pos]
 def on_var(node: Pos) -> str:
     """The name of the on-loop variable of a node."""
     return helper(f"p_{node[0]}_{node[1]}")
-
-
-def register_width(nodes: int) -> int:
-    """The number of bits W with 2^W greater than `nodes`, so no count up to `nodes` is a multiple of 2^W."""
-    return max(1, nodes.bit_length())
 
 
 def counting_nodes(nodes: Sequence[Pos], incident: dict[Pos, list[tuple[str, Pos]]]) -> set[Pos]:
@@ -94,26 +89,6 @@ def _equal(x: list[str], y: list[str]) -> str:
     # enclosing (or LITERALS... (and CLAUSES...)) into clauses without new variables,
     # and a short guard outside is normalised once instead of once per clause.
     return "(and " + " ".join(f"(or (! {u}) {v}) (or {u} (! {v}))" for u, v in zip(x, y)) + ")"
-
-
-def increment_predicate(width: int) -> str:
-    """``(predicate (inc Z... N...) ...)``: N = Z + 1 modulo 2^W (bits low first).
-
-    The carry into bit K is Z[K-1] and not N[K-1] (a carry into bit K-1 turns
-    its 1 into 0 and goes on; without one N[K-1] = Z[K-1]), so the rule needs no
-    carry variables: N[K] = Z[K] xor carry, six clauses per bit.
-    """
-    z = [f"Z{k}" for k in range(width)]
-    n = [f"N{k}" for k in range(width)]
-    clauses = [f"(or {n[0]} {z[0]})", f"(or (! {n[0]}) (! {z[0]}))"]
-    for k in range(1, width):
-        # With a carry N[K] differs from Z[K] (each clause starts with "no carry") ...
-        unless_carry = f"(! {z[k - 1]}) {n[k - 1]}"
-        clauses += [f"(or {unless_carry} {n[k]} {z[k]})", f"(or {unless_carry} (! {n[k]}) (! {z[k]}))"]
-        # ... and without one (either literal of the carry false) it equals Z[K].
-        for unless_no_carry in (z[k - 1], f"(! {n[k - 1]})"):
-            clauses += [f"(or {unless_no_carry} (! {n[k]}) {z[k]})", f"(or {unless_no_carry} {n[k]} (! {z[k]}))"]
-    return f"(predicate (inc {' '.join(z + n)}) (and {' '.join(clauses)}))"
 
 
 def link_predicate(width: int, plain_second: bool = False) -> str:

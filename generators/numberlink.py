@@ -8,9 +8,10 @@ Encoding: ``h_R_C`` / ``v_R_C`` (0/1) are the line segments from cell (R, C)
 to its right / lower neighbour, the printed answer. A number cell has one
 segment, any other cell none or two. Hidden helpers: ``_c_R_C`` is the pair a
 cell's line belongs to (0: empty; a segment joins cells of the same pair), and
-``_d_R_C`` its distance along the line from the pair's first number (0 there;
-every other cell of a line has a segment to a cell one closer), so a line
-reaches its first number and no closed loop can stand alone.
+every other cell of a line than the pair's first number has a predecessor along
+a segment (``_a_R_C_D``) and its short number (`boardkit.step_numbers`: ``_z``,
+``_n``), which rules out circles of predecessors: a line reaches its first
+number and no closed loop can stand alone.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from csp2sat.generators.boardkit import (
     Segment,
     segment_name,
     segment_picture,
+    step_numbers,
     total,
 )
 
@@ -102,26 +104,25 @@ def generate(puzzle: Numberlink) -> str:
     for cell, k in pair_of.items():
         first.setdefault(k, cell)
     segments = puzzle.segments()
+    segment_set = set(segments)
     at: dict[Pos, list[Segment]] = {}
     for s in segments:
         at.setdefault(s[0], []).append(s)
         at.setdefault(s[1], []).append(s)
     colour = {cell: helper(f"c_{cell[0]}_{cell[1]}") for cell in at}
-    distance = {cell: helper(f"d_{cell[0]}_{cell[1]}") for cell in at}
     out = CspText(
         f"Numberlink puzzle, {rows} rows x {cols} columns",
         puzzle.text_lines(),
         ["h_R_C / v_R_C: 1 if the line joins cell (R, C) to its right / lower neighbour",
          "_c_R_C: the pair (1.. in order of first appearance) whose line passes cell (R, C), 0 if none",
-         "_d_R_C: distance along the line from the pair's first number"],
+         "_a_R_C_D: the line reaches cell (R, C) from its neighbour D (0 up, 1 left, 2 right, 3 down)"],
     )
     out.block("Segments: one 0/1 variable between neighbours")
     out.extend(f"(int {segment_name(s)} 0 1)" for s in segments)
-    out.block("Pairs and distances: a number cell belongs to its pair, the pair's first number is at distance 0")
+    out.block("Pairs: a number cell belongs to its pair")
     for cell in sorted(at):
         k = pair_of.get(cell)
         out.add(f"(int {colour[cell]} {k} {k})" if k else f"(int {colour[cell]} 0 {len(pairs)})")
-        out.add(f"(int {distance[cell]} 0 0)" if first.get(k) == cell else f"(int {distance[cell]} 0 {rows * cols})")
     out.block("Rule: a number has one segment, another cell none or two (lines never branch)")
     for cell in sorted(at):
         degree = total([segment_name(s) for s in at[cell]])
@@ -133,13 +134,25 @@ def generate(puzzle: Numberlink) -> str:
     out.block("Rule: a segment joins cells of the same pair (lines never meet)")
     for s in segments:
         out.add(f"(=> (= {segment_name(s)} 1) (= {colour[s[0]]} {colour[s[1]]}))")
-    out.block("Rule: every cell of a line but the first number has a segment to a cell one step closer to it")
-    for cell in sorted(at):
+    out.block("Rule: every cell of a line but the pair's first number has a predecessor along a segment",
+              "and takes its outgoing number, so following predecessors ends at a first number:")
+    cells = sorted(at)
+    z, outgoing = step_numbers(out, cells, len(cells))
+    for cell in cells:
         if first.get(pair_of.get(cell)) == cell:
             continue
-        closer = [f"(and (= {segment_name(s)} 1) (= (+ {distance[s[0] if s[1] == cell else s[1]]} 1) {distance[cell]}))"
-                  for s in at[cell]]
-        out.add(f"(=> (!= {colour[cell]} 0) {any_true(closer)})")
+        r, c = cell
+        choices = []
+        for d, other in enumerate(((r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c))):
+            joining = (min(cell, other), max(cell, other))
+            if joining not in segment_set:
+                continue
+            choice = helper(f"a_{r}_{c}_{d}")
+            choices.append(choice)
+            out.add(f"(bool {choice})")
+            out.add(f"(=> {choice} (= {segment_name(joining)} 1))")
+            out.add(f"(step {choice} {' '.join(z[cell] + outgoing[other])})")
+        out.add(f"(=> (!= {colour[cell]} 0) {any_true(choices)})" if cell not in pair_of else any_true(choices))
     return out.text()
 
 

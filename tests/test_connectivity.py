@@ -1,0 +1,72 @@
+"""The board kit's connectivity rule (generators/boardkit.py `connected_rule`, `step_numbers`) against enumeration.
+
+Every subset of the cells of a small board is tried as the set of inside
+cells: the rule must be satisfiable exactly when the subset is orthogonally
+connected (the empty set and a single cell included).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from pysat.solvers import Solver
+
+from csp2sat.checker import check
+from csp2sat.compiler import compile_model
+from csp2sat.generators.boardkit import CspText, connected, connected_rule, step_numbers
+from csp2sat.parser import parse_text
+
+
+def _compiled_rule(rows: int, cols: int, cells: list[tuple[int, int]], bound: int | None):
+    out = CspText("connectivity test", [])
+    out.extend(f"(bool x_{r}_{c})" for r, c in cells)
+    connected_rule(out, cells, lambda cell: f"x_{cell[0]}_{cell[1]}", rows, cols, "the x cells", bound)
+    return compile_model(check(parse_text(out.text())))
+
+
+@pytest.mark.parametrize("rows, cols, holes", [(3, 3, ()), (2, 4, ()), (3, 4, ((1, 1),)), (1, 5, ())])
+def test_connected_rule_holds_exactly_for_connected_subsets(rows: int, cols: int, holes: tuple) -> None:
+    cells = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in holes]
+    compiled = _compiled_rule(rows, cols, cells, None)
+    with Solver(name="cadical195") as sat:
+        compiled.load(sat)
+        for mask in range(1 << len(cells)):
+            chosen = [cell for i, cell in enumerate(cells) if mask >> i & 1]
+            assumptions = [lit for i, (r, c) in enumerate(cells)
+                           for lit in compiled.value_literals(f"x_{r}_{c}", bool(mask >> i & 1))]
+            assert sat.solve(assumptions=assumptions) == (len(connected(chosen)) <= 1), chosen
+
+
+def test_bound_is_an_upper_bound_on_the_inside_cells_only() -> None:
+    # with at most 4 inside cells the numbers are narrower, and connected sets of up to 4 still pass
+    rows, cols = 3, 3
+    cells = [(r, c) for r in range(rows) for c in range(cols)]
+    compiled = _compiled_rule(rows, cols, cells, 4)
+    with Solver(name="cadical195") as sat:
+        compiled.load(sat)
+        for size in range(5):
+            for chosen in itertools.combinations(cells, size):
+                assumptions = [lit for cell in cells
+                               for lit in compiled.value_literals(f"x_{cell[0]}_{cell[1]}", cell in chosen)]
+                assert sat.solve(assumptions=assumptions) == (len(connected(chosen)) <= 1), chosen
+
+
+def test_step_numbers_on_a_graph_that_is_not_bipartite_rule_out_every_circle() -> None:
+    # a triangle and a square sharing a node: every node must pick a predecessor, which needs a circle,
+    # and every circle (lengths 2, 3, 4, 5) is refused; with one node free of the rule there is a way
+    nodes = [(0, k) for k in range(5)]
+    edges = {(0, 1), (1, 2), (0, 2), (2, 3), (3, 4), (4, 2)}
+    adjacent = {n: [m for m in range(5) if (n, m) in edges or (m, n) in edges] for n in range(5)}
+    for root in (None, 3):
+        out = CspText("circle test", [])
+        z, outgoing = step_numbers(out, nodes, len(nodes), grid=False)
+        for n in range(5):
+            if n == root:
+                continue
+            choices = [f"a_{n}_{m}" for m in adjacent[n]]
+            out.extend(f"(bool {a})" for a in choices)
+            out.extend(f"(step {a} {' '.join(z[nodes[n]] + outgoing[nodes[m]])})" for a, m in zip(choices, adjacent[n]))
+            out.add(f"(or {' '.join(choices)})")
+        with Solver(name="cadical195", bootstrap_with=compile_model(check(parse_text(out.text()))).clauses()) as sat:
+            assert sat.solve() == (root is not None)
