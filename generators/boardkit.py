@@ -583,9 +583,13 @@ def region_drawing(labels: Sequence[Sequence[object]], inside: Callable[[int, in
     """A terminal picture of a grid split into regions: ``+ - |`` borders between different labels.
 
     `labels[r][c]` identifies the region of each cell; `inside(r, c)` gives the
-    three characters drawn in the cell.
+    characters drawn in the cell (three as a rule). Every cell is as wide as the widest of them,
+    at least three, so a long mark (a two-digit number in brackets) widens every column
+    instead of pushing its row out of line; shorter marks are centred.
     """
     rows, cols = len(labels), len(labels[0])
+    marks = [[inside(r, c) for c in range(cols)] for r in range(rows)]
+    width = max(3, max(len(m) for row in marks for m in row))
 
     def label(r: int, c: int) -> object:
         return labels[r][c] if 0 <= r < rows and 0 <= c < cols else None
@@ -597,16 +601,21 @@ def region_drawing(labels: Sequence[Sequence[object]], inside: Callable[[int, in
             around = {label(r - 1, c - 1), label(r - 1, c), label(r, c - 1), label(r, c)}
             line.append("+" if len(around) > 1 else " ")
             if c < cols:
-                line.append("---" if label(r - 1, c) != label(r, c) else "   ")
+                line.append("-" * width if label(r - 1, c) != label(r, c) else " " * width)
         out.append("".join(line).rstrip())
         if r < rows:
             line = []
             for c in range(cols + 1):
                 line.append("|" if label(r, c - 1) != label(r, c) else " ")
                 if c < cols:
-                    line.append(inside(r, c))
+                    line.append(f"{marks[r][c]:^{width}}")
             out.append("".join(line).rstrip())
     return "\n".join(out) + "\n"
+
+
+def cell_width(marks: Iterable[str], least: int = 3) -> int:
+    """The width of a drawing's cells: `least`, or the longest of `marks` when that is longer."""
+    return max([least, *(len(m) for m in marks)])
 
 
 PALETTE = (
@@ -732,12 +741,16 @@ def render_marks(
 def render_shading(labels: Sequence[Sequence[object]], solution: Sequence[str], fmt: str,
                    marks: Mapping[Pos, str], shaded: str = "#") -> str:
     """`render_marks` for a shading (``#`` cells) with numbers `marks` in some cells: shaded cells are
-    drawn ``###`` (``#N#`` with a one-character number) and filled dark in the SVG, numbers white on them."""
-    def inside(r: int, c: int) -> str:
+    drawn ``###`` (``#N#``, ``#12#`` with a number; every cell as wide as the widest, numbers
+    right-aligned) and filled dark
+    in the SVG, numbers white on them."""
+    width = cell_width(f"#{m}#" for m in marks.values())
+
+    def inside(r: int, c: int) -> str:  # numbers right-aligned, so that their last digits line up
         mark = marks.get((r, c), "")
         if solution[r][c] != shaded:
-            return f"{mark:^3}"
-        return f"#{mark}#" if len(mark) == 1 else "###"
+            return f" {mark:>{width - 2}} "
+        return f"#{mark:#>{width - 2}}#"
 
     def paint(svg: Svg, r: int, c: int) -> None:
         if solution[r][c] == shaded:
@@ -765,13 +778,19 @@ def segment_name(segment: Segment) -> str:
 
 def segment_picture(rows: int, cols: int, mark: Callable[[int, int], str], segments: "set[Segment]",
                     width: int) -> str:
-    """Cells as `width`-wide marks joined by ``-`` and ``|`` where `segments` holds the pair
-    (left or upper cell, right or lower cell): the drawing of lines through cell centres."""
+    """Cells as marks at least `width` wide joined by ``-`` and ``|`` where `segments` holds the pair
+    (left or upper cell, right or lower cell): the drawing of lines through cell centres.
+
+    A mark longer than `width` (a two-digit number in a one-character answer) widens every cell to
+    its length, so the columns stay in line: cell (r, c) always starts at character c * (w + 1) of
+    line 2r, where w is that common width; marks and ``|`` are centred in it."""
+    marks = [[mark(r, c) for c in range(cols)] for r in range(rows)]
+    width = cell_width((m for row in marks for m in row), width)
     lines = []
     for r in range(rows):
         row, below = [], []
         for c in range(cols):
-            row.append(f"{mark(r, c):^{width}}")
+            row.append(f"{marks[r][c]:^{width}}")
             if c + 1 < cols:
                 row.append("-" if ((r, c), (r, c + 1)) in segments else " ")
             below.append(f"{'|' if ((r, c), (r + 1, c)) in segments else ' ':^{width}}")

@@ -273,5 +273,5 @@ def render(p: Hashi, s: dict[Bridge, int], fmt: str) -> str:
     return _svg(p, s)
 
 
-GENRE = register(Genre("hashiwokakero", ("hashi", "bridges"), "Hashiwokakero: connect the islands with bridges",
+GENRE = register(Genre("hashiwokakero", ("hashi", "bridges", "hashikake"), "Hashiwokakero: connect the islands with bridges",
                        read, generate, decode, render, check))

@@ -234,5 +234,5 @@ def render(p: Masyu, s: Loop, fmt: str) -> str:
     return _picture(p, s, 3 if fmt == "drawing" else 1)
 
 
-GENRE = register(Genre("masyu", ("mashu",), "Masyu: one loop through white and black circles", read, generate,
+GENRE = register(Genre("masyu", ("mashu", "pearl"), "Masyu: one loop through white and black circles", read, generate,
                        decode, render, check))

@@ -28,6 +28,7 @@ from csp2sat.generators.boardkit import (
     any_true,
     Pos,
     Svg,
+    cell_width,
     check_format,
     connected,
     int_decl,
@@ -262,8 +263,9 @@ def render(puzzle: Nurikabe, solution: list[str], fmt: str) -> str:
     marks = {cell: "?" if v is None else str(v) for cell, v in puzzle.clues.items()}
     if fmt == "drawing":
         labels = [[WALL if ch == WALL else "island" for ch in row] for row in solution]
+        width = cell_width(marks.values())
         return region_drawing(
-            labels, lambda r, c: "###" if solution[r][c] == WALL else f"{marks.get((r, c), ''):^3}"
+            labels, lambda r, c: WALL * width if solution[r][c] == WALL else f"{marks.get((r, c), ''):^{width}}"
         )
     svg = Svg(puzzle.rows, puzzle.cols)
     svg.regions(solution, {WALL: "#333333"})

@@ -163,9 +163,12 @@ def render(puzzle: Sudoku, grid: list[list[int]], fmt: str) -> str:
         return number_rows(grid)
     labels = [[puzzle.block((r, c)) for c in range(puzzle.size)] for r in range(puzzle.size)]
     if fmt == "drawing":
+        digits = len(str(puzzle.size))  # every cell as wide as "[16]" on a 16x16 board, numbers right-aligned
+
         def inside(r: int, c: int) -> str:
-            mark = str(grid[r][c])
-            return f"[{mark}]" if (r, c) in puzzle.givens and len(mark) == 1 else f"{mark:^3}"
+            mark = f"{grid[r][c]:>{digits}}"
+            return f"[{mark}]" if (r, c) in puzzle.givens else f" {mark} "
+
         return region_drawing(labels, inside)
     svg = Svg(puzzle.size, puzzle.size)
     svg.regions(labels, {})

@@ -61,3 +61,24 @@ def test_registered_under_its_name():
 @pytest.mark.parametrize("name", instances("yajilin"))
 def test_every_board_solves_with_the_recorded_uniqueness(name):
     check_board_end_to_end(yajilin, "yajilin", name)
+
+
+def _source_shadings() -> list:
+    """(name, shaded rows) for every sources.txt record whose source gives only the shading."""
+    import re
+
+    from genre_support import DATA
+
+    text = (DATA / "yajilin" / "sources.txt").read_text(encoding="utf-8")
+    return [pytest.param(name, rows.split("/"), id=name)
+            for name, rows in re.findall(r"^(\S+)\.txt\n(?:  .*\n)*?  shaded: (\S+)", text, re.M)]
+
+
+@pytest.mark.parametrize("name, rows", _source_shadings())
+def test_shading_equals_the_sources_shading(name, rows):
+    from genre_support import puzzle_text
+
+    puzzle = yajilin.read(puzzle_text("yajilin", name))
+    loop = yajilin.decode(puzzle, solve_once(yajilin.generate(puzzle)))
+    shaded = yajilin._shaded(puzzle, loop)
+    assert ["".join("#" if (r, c) in shaded else "." for c in range(puzzle.cols)) for r in range(puzzle.rows)] == rows

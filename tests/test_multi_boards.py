@@ -1,0 +1,72 @@
+"""The data/ boards with several solutions whose sources.txt record gives their number (`count: N`):
+`csp2sat puzzle --unique` says they are not unique, `csp2sat solve --count` on their csp/ file
+gives N, and an independent brute-force enumeration (tests/puzzle_bruteforce.py), every answer of
+which the genre's rule checker accepts, finds the same N."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import puzzle_bruteforce as bf
+from cli_support import run_cli
+from csp2sat.generators.base import genre
+from genre_support import DATA, puzzle_text, statuses
+
+ROOT = DATA.parent
+
+# How to enumerate each genre's answers by brute force.
+BRUTE_FORCE = {
+    "sudoku": bf.sudoku,
+    "akari": bf.akari,
+    "hitori": lambda puzzle: bf.apart_shadings(puzzle.rows, puzzle.cols),
+    "starbattle": bf.stars,
+    "norinori": bf.norinori,
+    "numberlink": bf.numberlink,
+    "kakuro": bf.kakuro,
+    "yajilin": bf.yajilin,
+}
+
+
+def counted_boards() -> list:
+    """(genre folder, board name, recorded count) for every sources.txt record with a ``count:`` line."""
+    cases = []
+    for sources in sorted(DATA.glob("*/sources.txt")):
+        text = sources.read_text(encoding="utf-8")
+        for name, count in re.findall(r"^(\S+)\.txt\n(?:  .*\n)*?  count: (\d+)", text, re.M):
+            cases.append(pytest.param(sources.parent.name, name, int(count), id=f"{sources.parent.name}/{name}"))
+    return cases
+
+
+CASES = counted_boards()
+
+
+def test_every_new_genre_has_a_board_with_several_solutions():
+    several = {folder for folder in BRUTE_FORCE for name, s in statuses(folder).items() if s == "MULTIPLE"}
+    assert several == set(BRUTE_FORCE)
+    assert {case.values[0] for case in CASES} == set(BRUTE_FORCE)
+
+
+@pytest.mark.parametrize("folder, name, count", CASES)
+def test_recorded_count_is_multiple_in_sources(folder, name, count):
+    assert count >= 2 and statuses(folder)[name] == "MULTIPLE"
+
+
+@pytest.mark.parametrize("folder, name, count", CASES)
+def test_brute_force_finds_the_recorded_count(folder, name, count):
+    kind = genre(folder)
+    puzzle = kind.read(puzzle_text(folder, name))
+    candidates = BRUTE_FORCE[folder](puzzle)
+    answers = bf.accepted(kind.check, puzzle, candidates)
+    assert len(answers) == count
+    rendered = {kind.render(puzzle, answer, "answer") for answer in answers}
+    assert len(rendered) == count  # all different answers
+
+
+@pytest.mark.parametrize("folder, name, count", CASES)
+def test_solve_count_and_puzzle_unique_agree(capsys, folder, name, count):
+    status, out, _ = run_cli(capsys, "solve", "--count", str(ROOT / "csp" / folder / f"{name}.csp"))
+    assert status == 0 and out.splitlines()[-1] == f"c SOLUTIONS {count}"
+    status, _, err = run_cli(capsys, "puzzle", folder, str(DATA / folder / f"{name}.txt"), "--unique")
+    assert status == 0 and "NOT unique" in err
