@@ -403,9 +403,13 @@ def run_csp2sat(path: Path, args: argparse.Namespace) -> dict:
     for opt in args.encoding:
         cmd += ["-O", opt]
     m = measure(cmd + [str(path)], args.timeout)
-    size = re.search(r"(\d+) CNF vars, (\d+) CNF clauses", m["stderr"])
-    cnf = (int(size.group(1)), int(size.group(2))) if size else None
-    return _tool_row(m, *parse_answer(m["stdout"]), cnf)
+    return _tool_row(m, *parse_answer(m["stdout"]), cnf_size_of_verbose(m["stderr"]))
+
+
+def cnf_size_of_verbose(stderr: str) -> tuple[int, int] | None:
+    """(variables, clauses) from the `c size ... 1,752 CNF vars, 64,789 CNF clauses` line of `solve -v`."""
+    size = re.search(r"([\d,]+) CNF vars, ([\d,]+) CNF clauses", stderr)
+    return (int(size.group(1).replace(",", "")), int(size.group(2).replace(",", ""))) if size else None
 
 
 def run_sugar(path: Path, args: argparse.Namespace, tmp: Path) -> dict:
@@ -421,8 +425,9 @@ def run_sugar(path: Path, args: argparse.Namespace, tmp: Path) -> dict:
     return row
 
 
-def side_by_side(chosen: list[tuple[str, Callable[[], str]]], args: argparse.Namespace) -> list[dict]:
-    """Both tools on every chosen instance, interleaved (the first tool alternates)."""
+def side_by_side(chosen: list[tuple[str, Callable[[], str]]], args: argparse.Namespace,
+                 on_row: Callable[[list[dict]], None] | None = None) -> list[dict]:
+    """Both tools on every chosen instance, interleaved (the first tool alternates); `on_row` sees the rows so far."""
     rows = []
     with tempfile.TemporaryDirectory(prefix="csp2sat-vs-sugar-") as tmpdir:
         tmp = Path(tmpdir)
@@ -437,6 +442,8 @@ def side_by_side(chosen: list[tuple[str, Callable[[], str]]], args: argparse.Nam
                 ours = run_csp2sat(path, args)
             row = {"name": name, "csp2sat": ours, "sugar": theirs, "load": round(load, 2)}
             rows.append(row)
+            if on_row:
+                on_row(rows)
             print(f"{name}: csp2sat {ours['status']} {ours['wall_s']:.2f} s wall {ours['cpu_s']:.2f} s CPU "
                   f"{ours['cnf_clauses']} clauses | Sugar {theirs['status']} {theirs['wall_s']:.2f} s wall "
                   f"{theirs['cpu_s']:.2f} s CPU {theirs['cnf_clauses']} clauses | load {load:.1f}",
@@ -539,20 +546,26 @@ def report_page(data: dict) -> str:
 def main_side_by_side(chosen: list[tuple[str, Callable[[], str]]], args: argparse.Namespace) -> int:
     """--sugar: run both tools, print the report; save it unless --csp (a partial --only run updates its rows)."""
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    rows = side_by_side(chosen, args)
-    data = {"date": started, "timeout": args.timeout, "solver": args.solver, "options": args.encoding,
-            "sugar_description": args.sugar_description, "rows": rows}
-    if not args.csp:
-        output = Path(args.output) if args.output != str(RESULTS / "families.json") else VS_SUGAR_JSON
+    output = Path(args.output) if args.output != str(RESULTS / "families.json") else VS_SUGAR_JSON
+    previous = json.loads(output.read_text(encoding="utf-8")) if args.only and output.exists() else None
+
+    def save(rows: list[dict]) -> dict:
+        # Written after every instance, so that a long run stopped early keeps what it measured.
+        data = {"date": started, "timeout": args.timeout, "solver": args.solver, "options": args.encoding,
+                "sugar_description": args.sugar_description, "rows": rows}
+        if args.csp:
+            return data
+        if previous and all(previous.get(k) == data[k] for k in ("timeout", "solver", "options")):
+            fresh = {row["name"]: row for row in rows}
+            data["rows"] = [fresh.pop(row["name"], row) for row in previous["rows"]] + list(fresh.values())
+            data["date"] = previous.get("date", started) + f"; rows re-run {started}"
         output.parent.mkdir(parents=True, exist_ok=True)
-        if args.only and output.exists():
-            previous = json.loads(output.read_text(encoding="utf-8"))
-            if all(previous.get(k) == data[k] for k in ("timeout", "solver", "options")):
-                fresh = {row["name"]: row for row in rows}
-                data["rows"] = [fresh.pop(row["name"], row) for row in previous["rows"]] + list(fresh.values())
-                data["date"] = previous.get("date", started) + f"; rows re-run {started}"
         output.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         output.with_suffix(".md").write_text(report_page(data), encoding="utf-8")
+        return data
+
+    rows = side_by_side(chosen, args, on_row=save)
+    data = save(rows)
     print(report(dict(data, rows=rows)))
     return 0
 

@@ -27,6 +27,12 @@ def test_dimacs_header_reads_sugars_padded_header(tmp_path):
     assert families.dimacs_header(tmp_path / "missing.cnf") is None
 
 
+def test_cnf_size_of_verbose_reads_grouped_digits():
+    line = "c size       25 int vars, 0 bool vars, 1,752 CNF vars, 64,789 CNF clauses, 1 SAT calls\n"
+    assert families.cnf_size_of_verbose("c parse 0.1 s\n" + line) == (1752, 64789)
+    assert families.cnf_size_of_verbose("c parse 0.1 s\n") is None
+
+
 def test_measure_counts_the_cpu_of_grandchildren_and_times_out():
     burn = f"{sys.executable} -c \"x = 0\nfor i in range(3_000_000): x += i\""
     m = families.measure(["sh", "-c", f"{burn}; echo s SATISFIABLE"], timeout=60)
