@@ -465,7 +465,7 @@ def report(data: dict) -> str:
     head = ("| instance | csp2sat | Sugar | same answer | wall csp2sat | wall Sugar | wall ratio | CPU csp2sat "
             "| CPU Sugar | CPU ratio | clauses csp2sat | clauses Sugar | clause ratio | MB csp2sat | MB Sugar | load |")
     lines = [head, "|" + "---|" * (head.count("|") - 1)]
-    slower, bigger, disagree = [], [], []
+    slower, bigger, disagree, undecided = [], [], [], []
     sums = {"wall": [0.0, 0.0], "cpu": [0.0, 0.0]}
     both = 0
     for r in rows:
@@ -478,11 +478,15 @@ def report(data: dict) -> str:
                 disagree.append(r["name"])
         wall_ratio = _ratio(a["wall_s"], b["wall_s"]) if ok_b else None
         cpu_ratio = _ratio(a["cpu_s"], b["cpu_s"]) if ok_b else None
-        clause_ratio = _ratio(a["cnf_clauses"], b["cnf_clauses"])
+        # A CNF header of 0 clauses means Sugar was stopped before it finished encoding.
+        clause_ratio = _ratio(a["cnf_clauses"], b["cnf_clauses"]) if b["cnf_clauses"] else None
         # An instance meets "wall <= Sugar's" when csp2sat finished no later than Sugar (a Sugar
-        # time-out counts as met when csp2sat finished, a csp2sat time-out as missed).
-        if not ok_a or (ok_b and a["wall_s"] > b["wall_s"]):
-            slower.append((r["name"], wall_ratio))
+        # time-out counts as met when csp2sat finished, a csp2sat time-out as missed when Sugar
+        # finished); when both hit the time-out the run cannot tell.
+        if not ok_a and not ok_b:
+            undecided.append(r["name"])
+        elif not ok_a or (ok_b and a["wall_s"] > b["wall_s"]):
+            slower.append((r["name"], wall_ratio if ok_a else None))
         if clause_ratio is not None and clause_ratio > 1:
             bigger.append((r["name"], clause_ratio))
         if ok_a and ok_b:
@@ -502,7 +506,8 @@ def report(data: dict) -> str:
               f"{sums['cpu'][1]:.2f} s (ratio {_fmt(cpu_sum, '.3f')}).", "",
               "Issue 10's targets:", "",
               f"- every instance wall <= Sugar's: {'met' if not slower else 'NOT met'} "
-              f"({len(rows) - len(slower)}/{len(rows)})"
+              f"({len(rows) - len(slower) - len(undecided)}/{len(rows)}"
+              + (f"; both hit the time-out on {len(undecided)}: {', '.join(undecided)}" if undecided else "") + ")"
               + ("; slower: " + ", ".join(f"{n} ({_fmt(q, '.2f')}x)" if q else f"{n} (csp2sat did not finish)"
                                           for n, q in slower) if slower else ""),
               f"- sum of wall <= 1/5 of Sugar's: {'met' if wall_sum is not None and wall_sum <= 0.2 else 'NOT met'} "
@@ -532,7 +537,9 @@ def report_page(data: dict) -> str:
         "Wall and CPU are end to end as a user runs each tool (Java start-up and every MiniSat call of Sugar's "
         "objective search included); CPU is user+sys of the tool and the children it waited for; MB is the "
         "peak RSS of the largest process; Sugar's clauses are its CNF header (for objectives the driver's "
-        "last bound clause is included). Ratios are csp2sat/Sugar.",
+        "last bound clause is included; 0 means it was stopped before the header was written). Ratios are "
+        "csp2sat/Sugar. On a TIMEOUT row CPU is a lower bound: the killed grandchildren (Java, MiniSat) were "
+        "never waited for, so their CPU is not counted.",
         "",
         "Reproduce: `.venv/bin/python benchmarks/families.py --sugar \"SUGAR COMMAND\" --timeout "
         f"{data.get('timeout')}` (one instance: add `--only NAME`; any file: `--csp FILE`), then "

@@ -68,3 +68,11 @@ def test_report_flags_different_answers():
     rows = [{"name": "d", "csp2sat": _tool("OPTIMUM FOUND", 1.0, 10, 5),
              "sugar": _tool("OPTIMUM FOUND", 1.0, 10, 6)}]
     assert "NO: d" in families.report({"rows": rows})
+
+
+def test_report_does_not_count_both_timing_out_as_slower():
+    rows = [{"name": "e", "csp2sat": _tool("TIMEOUT", 60.0, None), "sugar": _tool("TIMEOUT", 60.0, 0)},
+            {"name": "f", "csp2sat": _tool("TIMEOUT", 60.0, None), "sugar": _tool("SATISFIABLE", 9.0, 10)}]
+    text = families.report({"rows": rows})
+    assert "NOT met (0/2; both hit the time-out on 1: e)" in text
+    assert "slower: f (csp2sat did not finish)" in text
