@@ -493,10 +493,11 @@ def report(data: dict) -> str:
             both += 1
             sums["wall"][0] += a["wall_s"]; sums["wall"][1] += b["wall_s"]
             sums["cpu"][0] += a["cpu_s"]; sums["cpu"][1] += b["cpu_s"]
+        bound = ">" if not ok_a and ok_b else ""  # csp2sat stopped by the time-out: a lower bound
         obj = lambda t: t["status"] + (f" {t['objective']}" if t.get("objective") is not None else "")
         lines.append(
             f"| {r['name']} | {obj(a)} | {obj(b)} | {same} | {_fmt(a['wall_s'])} | {_fmt(b['wall_s'])} "
-            f"| {_fmt(wall_ratio, '.3f')} | {_fmt(a['cpu_s'])} | {_fmt(b['cpu_s'])} | {_fmt(cpu_ratio, '.3f')} "
+            f"| {bound}{_fmt(wall_ratio, '.3f')} | {_fmt(a['cpu_s'])} | {_fmt(b['cpu_s'])} | {bound}{_fmt(cpu_ratio, '.3f')} "
             f"| {_fmt(a['cnf_clauses'], ',')} | {_fmt(b['cnf_clauses'], ',')} | {_fmt(clause_ratio, '.3f')} "
             f"| {_fmt(a['peak_mb'], '.0f')} | {_fmt(b['peak_mb'], '.0f')} | {_fmt(r.get('load'), '.1f')} |")
     wall_sum = _ratio(*sums["wall"])
