@@ -9,16 +9,36 @@ fixed seed, so every run sees the same files.
 
 usage: .venv/bin/python benchmarks/families.py [--only NAME] [--timeout S] [-O KEY=VALUE] [--list] [--write DIR]
        .venv/bin/python benchmarks/families.py --compare BEFORE.json AFTER.json
+       .venv/bin/python benchmarks/families.py --sugar "SUGAR COMMAND" [--only NAME | --csp FILE] [--timeout S]
+       .venv/bin/python benchmarks/families.py --report families-vs-sugar.json
 Writes benchmarks/results/families.json (or --output) and prints a Markdown table.
+
+Side by side with Sugar (issue 10's targets are ratios to Sugar 2.3.3 + MiniSat): --sugar names
+the user's Sugar installation, i.e. Sugar's own perl driver with whatever it needs, e.g.
+    --sugar "perl ~/sugar-v2-3-3/bin/sugar -jar ~/sugar-v2-3-3/bin/sugar-v2-3-3.jar -solver minisat"
+Each instance then runs through the csp2sat command (`csp2sat solve -v`, as a user runs it) and
+through Sugar in the same pass, one after the other (the order alternates between instances), each
+in its own process group: status, objective, wall, CPU (user+sys of the process and every child it
+waited for: Java and MiniSat for Sugar), peak RSS of the largest process, CNF variables/clauses
+(csp2sat's -v line; the header of Sugar's CNF, kept with Sugar's "-keep -tmp PREFIX" flags, which
+are appended to the command before the file), and the load average. Results go to
+benchmarks/results/families-vs-sugar.json and .md (ratios csp2sat/Sugar and the issue's targets).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import re
+import shlex
+import signal
+import subprocess
 import sys
 import tempfile
+import threading
+import time
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -273,6 +293,291 @@ def compare(before_path: str, after_path: str) -> str:
     return "\n".join(lines)
 
 
+# ---------------------------------------------------------------------------------------------
+# Side by side with Sugar: one measured child process per tool and instance.
+
+VS_SUGAR_JSON = RESULTS / "families-vs-sugar.json"
+VS_SUGAR_MD = RESULTS / "families-vs-sugar.md"
+
+
+def measure(cmd: list[str], timeout: float) -> dict:
+    """Run `cmd` in its own process group and measure it like /usr/bin/time does.
+
+    Returns stdout, stderr, wall seconds, CPU seconds (user+sys of the process and of every
+    descendant it waited for, which is how Sugar's driver runs Java and MiniSat), the peak RSS
+    in MB of the largest of them, and whether the time-out killed the group.
+    """
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                            start_new_session=True)
+    out: dict[str, bytes] = {}
+
+    def drain(name: str, stream) -> None:
+        out[name] = stream.read()
+
+    readers = [threading.Thread(target=drain, args=(n, st), daemon=True)
+               for n, st in (("stdout", proc.stdout), ("stderr", proc.stderr))]
+    for r in readers:
+        r.start()
+    killed = threading.Event()
+
+    def kill() -> None:
+        killed.set()
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)  # our own child's group: Sugar's perl, Java, MiniSat
+        except ProcessLookupError:
+            pass
+
+    timer = threading.Timer(timeout, kill)
+    timer.start()
+    try:
+        # wait4 rather than Popen.wait: its rusage covers the grandchildren the child waited for.
+        _, status, usage = os.wait4(proc.pid, 0)
+    finally:
+        timer.cancel()
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    wall = time.perf_counter() - start
+    if killed.is_set():
+        # Grandchildren killed mid-run were never waited for: make sure none is left, then stop reading.
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    for r in readers:
+        r.join(timeout=5)
+    return {
+        "stdout": out.get("stdout", b"").decode("utf-8", "replace"),
+        "stderr": out.get("stderr", b"").decode("utf-8", "replace"),
+        "wall_s": wall,
+        "cpu_s": usage.ru_utime + usage.ru_stime,
+        "peak_mb": usage.ru_maxrss / 1024,
+        "timed_out": killed.is_set(),
+        "exit": proc.returncode,
+    }
+
+
+def parse_answer(stdout: str) -> tuple[str, int | None]:
+    """The final status and the last objective value of Sugar-format output (`s ...`, `o N`)."""
+    status, objective = "", None
+    for line in stdout.splitlines():
+        if line.startswith("s ") and line[2:].strip() != "UNKNOWN":
+            status = line[2:].strip()
+        elif line.startswith("o "):
+            parts = line.split()
+            if len(parts) > 1 and re.fullmatch(r"-?\d+", parts[1]):
+                objective = int(parts[1])
+    return status, objective
+
+
+def dimacs_header(path: Path) -> tuple[int, int] | None:
+    """(variables, clauses) from the `p cnf V C` line of a DIMACS file, or None."""
+    try:
+        with open(path, "rb") as f:
+            for raw in f:
+                line = raw.decode("ascii", "replace").split()
+                if line[:2] == ["p", "cnf"] and len(line) >= 4:
+                    return int(line[2]), int(line[3])
+                if line and line[0] != "c":
+                    return None
+    except OSError:
+        return None
+    return None
+
+
+def _tool_row(m: dict, status: str, objective: int | None, cnf: tuple[int, int] | None) -> dict:
+    if m["timed_out"]:
+        status = "TIMEOUT"
+    elif not status:
+        status = "ERROR"
+    row = {"status": status, "objective": objective, "wall_s": round(m["wall_s"], 3),
+           "cpu_s": round(m["cpu_s"], 3), "peak_mb": round(m["peak_mb"], 1),
+           "cnf_vars": cnf[0] if cnf else None, "cnf_clauses": cnf[1] if cnf else None}
+    if status == "ERROR":
+        row["error"] = (m["stderr"] or m["stdout"]).strip().splitlines()[-3:]
+    return row
+
+
+def run_csp2sat(path: Path, args: argparse.Namespace) -> dict:
+    """`csp2sat solve -v FILE` as a user runs it (parse, compile, solve, independent check, print)."""
+    cmd = shlex.split(args.csp2sat) + ["solve", "-v", "--solver", args.solver]
+    for opt in args.encoding:
+        cmd += ["-O", opt]
+    m = measure(cmd + [str(path)], args.timeout)
+    return _tool_row(m, *parse_answer(m["stdout"]), cnf_size_of_verbose(m["stderr"]))
+
+
+def cnf_size_of_verbose(stderr: str) -> tuple[int, int] | None:
+    """(variables, clauses) from the `c size ... 1,752 CNF vars, 64,789 CNF clauses` line of `solve -v`."""
+    size = re.search(r"([\d,]+) CNF vars, ([\d,]+) CNF clauses", stderr)
+    return (int(size.group(1).replace(",", "")), int(size.group(2).replace(",", ""))) if size else None
+
+
+def run_sugar(path: Path, args: argparse.Namespace, tmp: Path) -> dict:
+    """Sugar's driver on FILE, keeping its CNF (-keep -tmp PREFIX) to read the header."""
+    prefix = tmp / f"sugar-{path.stem}"
+    m = measure(shlex.split(args.sugar) + ["-keep", "-tmp", str(prefix), str(path)], args.timeout)
+    cnf = dimacs_header(Path(f"{prefix}.cnf"))
+    for leftover in tmp.glob(f"sugar-{path.stem}.*"):
+        leftover.unlink()
+    row = _tool_row(m, *parse_answer(m["stdout"]), cnf)
+    if row["status"] == "ERROR":
+        row["error"] = [line for line in m["stdout"].splitlines() if "ERROR" in line][-3:] or row.get("error")
+    return row
+
+
+def side_by_side(chosen: list[tuple[str, Callable[[], str]]], args: argparse.Namespace,
+                 on_row: Callable[[list[dict]], None] | None = None) -> list[dict]:
+    """Both tools on every chosen instance, interleaved (the first tool alternates); `on_row` sees the rows so far."""
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="csp2sat-vs-sugar-") as tmpdir:
+        tmp = Path(tmpdir)
+        for i, (name, gen) in enumerate(chosen):
+            path = tmp / f"{name}.csp"
+            path.write_text(gen(), encoding="utf-8")
+            load = os.getloadavg()[0]
+            if i % 2 == 0:
+                ours, theirs = run_csp2sat(path, args), run_sugar(path, args, tmp)
+            else:
+                theirs = run_sugar(path, args, tmp)
+                ours = run_csp2sat(path, args)
+            row = {"name": name, "csp2sat": ours, "sugar": theirs, "load": round(load, 2)}
+            rows.append(row)
+            if on_row:
+                on_row(rows)
+            print(f"{name}: csp2sat {ours['status']} {ours['wall_s']:.2f} s wall {ours['cpu_s']:.2f} s CPU "
+                  f"{ours['cnf_clauses']} clauses | Sugar {theirs['status']} {theirs['wall_s']:.2f} s wall "
+                  f"{theirs['cpu_s']:.2f} s CPU {theirs['cnf_clauses']} clauses | load {load:.1f}",
+                  file=sys.stderr, flush=True)
+    return rows
+
+
+def _ratio(a: float | None, b: float | None) -> float | None:
+    return a / b if a is not None and b else None
+
+
+def _finished(row: dict) -> bool:
+    return row["status"] not in ("TIMEOUT", "ERROR")
+
+
+def report(data: dict) -> str:
+    """The Markdown report of a side-by-side run: per instance, sums, and issue 10's targets."""
+    rows = data["rows"]
+    head = ("| instance | csp2sat | Sugar | same answer | wall csp2sat | wall Sugar | wall ratio | CPU csp2sat "
+            "| CPU Sugar | CPU ratio | clauses csp2sat | clauses Sugar | clause ratio | MB csp2sat | MB Sugar | load |")
+    lines = [head, "|" + "---|" * (head.count("|") - 1)]
+    slower, bigger, disagree, undecided = [], [], [], []
+    sums = {"wall": [0.0, 0.0], "cpu": [0.0, 0.0]}
+    both = 0
+    for r in rows:
+        a, b = r["csp2sat"], r["sugar"]
+        ok_a, ok_b = _finished(a), _finished(b)
+        same = ""
+        if ok_a and ok_b:
+            same = "yes" if (a["status"], a["objective"]) == (b["status"], b["objective"]) else "**NO**"
+            if same != "yes":
+                disagree.append(r["name"])
+        wall_ratio = _ratio(a["wall_s"], b["wall_s"]) if ok_b else None
+        cpu_ratio = _ratio(a["cpu_s"], b["cpu_s"]) if ok_b else None
+        # A CNF header of 0 clauses means Sugar was stopped before it finished encoding.
+        clause_ratio = _ratio(a["cnf_clauses"], b["cnf_clauses"]) if b["cnf_clauses"] else None
+        # An instance meets "wall <= Sugar's" when csp2sat finished no later than Sugar (a Sugar
+        # time-out counts as met when csp2sat finished, a csp2sat time-out as missed when Sugar
+        # finished); when both hit the time-out the run cannot tell.
+        if not ok_a and not ok_b:
+            undecided.append(r["name"])
+        elif not ok_a or (ok_b and a["wall_s"] > b["wall_s"]):
+            slower.append((r["name"], wall_ratio if ok_a else None))
+        if clause_ratio is not None and clause_ratio > 1:
+            bigger.append((r["name"], clause_ratio))
+        if ok_a and ok_b:
+            both += 1
+            sums["wall"][0] += a["wall_s"]; sums["wall"][1] += b["wall_s"]
+            sums["cpu"][0] += a["cpu_s"]; sums["cpu"][1] += b["cpu_s"]
+        bound = ">" if not ok_a and ok_b else ""  # csp2sat stopped by the time-out: a lower bound
+        obj = lambda t: t["status"] + (f" {t['objective']}" if t.get("objective") is not None else "")
+        lines.append(
+            f"| {r['name']} | {obj(a)} | {obj(b)} | {same} | {_fmt(a['wall_s'])} | {_fmt(b['wall_s'])} "
+            f"| {bound}{_fmt(wall_ratio, '.3f')} | {_fmt(a['cpu_s'])} | {_fmt(b['cpu_s'])} | {bound}{_fmt(cpu_ratio, '.3f')} "
+            f"| {_fmt(a['cnf_clauses'], ',')} | {_fmt(b['cnf_clauses'], ',')} | {_fmt(clause_ratio, '.3f')} "
+            f"| {_fmt(a['peak_mb'], '.0f')} | {_fmt(b['peak_mb'], '.0f')} | {_fmt(r.get('load'), '.1f')} |")
+    wall_sum = _ratio(*sums["wall"])
+    cpu_sum = _ratio(*sums["cpu"])
+    lines += ["", f"Sums over the {both} instances both tools finished: wall {sums['wall'][0]:.2f} s vs Sugar "
+              f"{sums['wall'][1]:.2f} s (ratio {_fmt(wall_sum, '.3f')}), CPU {sums['cpu'][0]:.2f} s vs Sugar "
+              f"{sums['cpu'][1]:.2f} s (ratio {_fmt(cpu_sum, '.3f')}).", "",
+              "Issue 10's targets:", "",
+              f"- every instance wall <= Sugar's: {'met' if not slower else 'NOT met'} "
+              f"({len(rows) - len(slower) - len(undecided)}/{len(rows)}"
+              + (f"; both hit the time-out on {len(undecided)}: {', '.join(undecided)}" if undecided else "") + ")"
+              + ("; slower: " + ", ".join(f"{n} ({_fmt(q, '.2f')}x)" if q else f"{n} (csp2sat did not finish)"
+                                          for n, q in slower) if slower else ""),
+              f"- sum of wall <= 1/5 of Sugar's: {'met' if wall_sum is not None and wall_sum <= 0.2 else 'NOT met'} "
+              f"(ratio {_fmt(wall_sum, '.3f')})",
+              f"- CNF clauses <= Sugar's: {'met' if not bigger else 'NOT met'}"
+              + ("; larger: " + ", ".join(f"{n} ({q:.2f}x)" for n, q in bigger) if bigger else ""),
+              f"- same status and objective wherever both finished: "
+              f"{'yes' if not disagree else 'NO: ' + ', '.join(disagree)}"]
+    return "\n".join(lines)
+
+
+def _fmt(x, spec: str = ".2f") -> str:
+    return "" if x is None else format(x, spec)
+
+
+def report_page(data: dict) -> str:
+    """The whole families-vs-sugar.md: how it was run, the load, and the table."""
+    loads = [r["load"] for r in data["rows"] if r.get("load") is not None]
+    load = f"{min(loads):.1f} to {max(loads):.1f} (mean {sum(loads) / len(loads):.1f})" if loads else "not recorded"
+    return "\n".join([
+        "# The families benchmark side by side with Sugar",
+        "",
+        f"Run {data.get('date', '')} on {os.cpu_count()} cores; 1-minute load average at the start of each "
+        f"instance: {load}. Time-out {data.get('timeout')} s per instance and tool. csp2sat: "
+        f"`csp2sat solve -v --solver {data.get('solver')}` {' '.join('-O ' + o for o in data.get('options', []))}; "
+        f"Sugar: {data.get('sugar_description', '')}.",
+        "Wall and CPU are end to end as a user runs each tool (Java start-up and every MiniSat call of Sugar's "
+        "objective search included); CPU is user+sys of the tool and the children it waited for; MB is the "
+        "peak RSS of the largest process; Sugar's clauses are its CNF header (for objectives the driver's "
+        "last bound clause is included; 0 means it was stopped before the header was written). Ratios are "
+        "csp2sat/Sugar. On a TIMEOUT row CPU is a lower bound: the killed grandchildren (Java, MiniSat) were "
+        "never waited for, so their CPU is not counted.",
+        "",
+        "Reproduce: `.venv/bin/python benchmarks/families.py --sugar \"SUGAR COMMAND\" --timeout "
+        f"{data.get('timeout')}` (one instance: add `--only NAME`; any file: `--csp FILE`), then "
+        "`.venv/bin/python benchmarks/families.py --report benchmarks/results/families-vs-sugar.json`.",
+        "",
+        report(data),
+        "",
+    ])
+
+
+def main_side_by_side(chosen: list[tuple[str, Callable[[], str]]], args: argparse.Namespace) -> int:
+    """--sugar: run both tools, print the report; save it unless --csp (a partial --only run updates its rows)."""
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    output = Path(args.output) if args.output != str(RESULTS / "families.json") else VS_SUGAR_JSON
+    previous = json.loads(output.read_text(encoding="utf-8")) if args.only and output.exists() else None
+
+    def save(rows: list[dict]) -> dict:
+        # Written after every instance, so that a long run stopped early keeps what it measured.
+        data = {"date": started, "timeout": args.timeout, "solver": args.solver, "options": args.encoding,
+                "sugar_description": args.sugar_description, "rows": rows}
+        if args.csp:
+            return data
+        if previous and all(previous.get(k) == data[k] for k in ("timeout", "solver", "options")):
+            fresh = {row["name"]: row for row in rows}
+            data["rows"] = [fresh.pop(row["name"], row) for row in previous["rows"]] + list(fresh.values())
+            data["date"] = previous.get("date", started) + f"; rows re-run {started}"
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        output.with_suffix(".md").write_text(report_page(data), encoding="utf-8")
+        return data
+
+    rows = side_by_side(chosen, args, on_row=save)
+    data = save(rows)
+    print(report(dict(data, rows=rows)))
+    return 0
+
+
 def main() -> int:
     """Generate the instances and run them (or only write or list them)."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -286,11 +591,35 @@ def main() -> int:
     parser.add_argument("--list", action="store_true", help="list the instance names and exit")
     parser.add_argument("--write", metavar="DIR", help="write the .csp files into DIR and exit")
     parser.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"), help="compare two result files and exit")
+    side = parser.add_argument_group("side by side with Sugar")
+    side.add_argument("--sugar", metavar="COMMAND",
+                      help="run Sugar too: its driver command, e.g. \"perl /opt/sugar/bin/sugar -jar "
+                           "/opt/sugar/sugar-v2-3-3.jar -solver minisat\" (gets -keep -tmp PREFIX FILE appended)")
+    side.add_argument("--sugar-description", default="Sugar 2.3.3 built from its sources, run with MiniSat 2.2 "
+                      "from Debian", help="how the Sugar install is described in the report")
+    side.add_argument("--csp2sat", default=str(Path(sys.executable).with_name("csp2sat")), metavar="COMMAND",
+                      help="the csp2sat command (default: the one next to this Python)")
+    side.add_argument("--csp", action="append", default=[], metavar="FILE",
+                      help="with --sugar: run these .csp files instead of the generated families (not saved)")
+    side.add_argument("--report", metavar="JSON",
+                      help="write the Markdown report of a side-by-side result file next to it (.md) and print it")
     args = parser.parse_args()
     if args.compare:
         print(compare(*args.compare))
         return 0
-    chosen = [(name, gen) for name, gen in instances() if not args.only or any(o in name for o in args.only)]
+    if args.report:
+        page = report_page(json.loads(Path(args.report).read_text(encoding="utf-8")))
+        Path(args.report).with_suffix(".md").write_text(page, encoding="utf-8")
+        print(page)
+        return 0
+    if args.csp:
+        if not args.sugar:
+            parser.error("--csp needs --sugar")
+        chosen = [(Path(f).stem, lambda f=f: Path(f).read_text(encoding="utf-8")) for f in args.csp]
+    else:
+        chosen = [(name, gen) for name, gen in instances() if not args.only or any(o in name for o in args.only)]
+    if args.sugar:
+        return main_side_by_side(chosen, args)
     if args.list:
         print("\n".join(name for name, _ in chosen))
         return 0
