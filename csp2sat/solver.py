@@ -259,10 +259,11 @@ def _abandon(sat) -> None:
 
 
 # `-O satmode=...`: CaDiCaL's search modes (options of CaDiCaL 1.5+, set through PySAT's `configure`).
-# CaDiCaL alternates a "focused" mode (frequent restarts, VSIDS-like queue) with a "stable" one
-# (rare restarts, target phases). On the large satisfiable order encodings of the families
-# benchmark the stable phases are where the time goes (magicSquare-8x8: > 45 s with both,
-# 8.6 s focused only; nqueens-200 7.0 s → 1.6 s); see docs/performance.md.
+# CaDiCaL alternates a "focused" mode (frequent restarts, VMTF queue) with a "stable" one (rare
+# restarts, target phases). Focused-only is much faster on the big permutation problems of the
+# families benchmark (magicSquare-8x8: > 45 s CPU → 8.6 s; nqueens-200 7.0 → 1.6 s; nqueens-500
+# 49 → 13 s) and much slower on others (golombRuler-10 at the optimum 0.65 → 8.9 s; a random
+# linear system 2.2 → 13.5 s), so "auto" keeps the solver's own alternation; see docs/performance.md.
 SAT_MODES: dict[str, dict[str, int]] = {
     "default": {},  # the solver's own alternation
     "focus": {"stabilize": 0},  # focused mode only (what CaDiCaL's --unsat configuration does)
@@ -272,9 +273,13 @@ _CONFIGURABLE = ("cadical153", "cadical195", "cadical300")
 
 
 def sat_mode(mode: str, objective: bool) -> str:
-    """The `SAT_MODES` entry that `-O satmode=MODE` means; "auto" is "focus" without an objective, else "default"."""
+    """The `SAT_MODES` entry that `-O satmode=MODE` means.
+
+    "auto" is "default" for every problem: no rule measured so far picks a mode that
+    wins on every family (see `SAT_MODES`); `objective` is there for such a rule.
+    """
     if mode == "auto":
-        return "default" if objective else "focus"
+        return "default"
     return mode
 
 

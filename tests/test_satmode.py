@@ -24,8 +24,8 @@ def test_every_mode_is_an_option_choice() -> None:
     assert set(OPTION_CHOICES["satmode"]) == {"auto"} | set(SAT_MODES)
 
 
-def test_auto_is_focus_for_decision_and_default_for_objectives() -> None:
-    assert sat_mode("auto", objective=False) == "focus"
+def test_auto_is_the_solvers_own_alternation() -> None:
+    assert sat_mode("auto", objective=False) == "default"
     assert sat_mode("auto", objective=True) == "default"
     for mode in SAT_MODES:
         assert sat_mode(mode, objective=False) == mode == sat_mode(mode, objective=True)
@@ -54,13 +54,13 @@ def test_solvers_without_modes_ignore_them() -> None:
             assert sat.solve()
 
 
-@pytest.mark.parametrize("text, objective, expected", [(SAT, False, "focus"), (OBJECTIVE, True, "default")])
-def test_search_records_the_mode_auto_chose(text: str, objective: bool, expected: str) -> None:
+@pytest.mark.parametrize("text, option, expected", [(SAT, "auto", "default"), (OBJECTIVE, "auto", "default"),
+                                                    (SAT, "focus", "focus"), (OBJECTIVE, "stable", "stable")])
+def test_search_records_the_mode_it_used(text: str, option: str, expected: str) -> None:
     import csp2sat
 
     model = csp2sat.parse(text)
-    assert (model.objective is not None) == objective
-    search = Search(model, compile_model(model))
+    search = Search(model, compile_model(model, options={"satmode": option}))
     try:
         search.run()
         assert search.stats["sat_mode"] == expected

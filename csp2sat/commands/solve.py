@@ -71,7 +71,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="choose an encoding for comparison (repeatable): alldifferent=auto|pairwise|amo, "
         "cardinality=auto|totalizer|order, large=auto|log|order, split=auto|shared|onesided "
         "(long sums: shared two-sided helpers, or separate ones per side), satmode=auto|default|focus|stable "
-        "(CaDiCaL's search: its own alternation, focused or stable mode only; auto: focus without an objective); "
+        "(CaDiCaL's search: its own alternation, focused or stable mode only; focus helps big permutations); "
         "auto (the default) picks per constraint",
     )
     solve_modes.add_arguments(parser)
