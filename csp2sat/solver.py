@@ -260,10 +260,10 @@ def _abandon(sat) -> None:
 
 # `-O satmode=...`: CaDiCaL's search modes (options of CaDiCaL 1.5+, set through PySAT's `configure`).
 # CaDiCaL alternates a "focused" mode (frequent restarts, VMTF queue) with a "stable" one (rare
-# restarts, target phases). Focused-only is much faster on the big permutation problems of the
-# families benchmark (magicSquare-8x8: > 45 s CPU → 8.6 s; nqueens-200 7.0 → 1.6 s; nqueens-500
-# 49 → 13 s) and much slower on others (golombRuler-10 at the optimum 0.65 → 8.9 s; a random
-# linear system 2.2 → 13.5 s), so "auto" keeps the solver's own alternation; see docs/performance.md.
+# restarts, target phases). Focused-only is faster on the big permutation problems of the
+# families benchmark (CPU s: nqueens-200 8.6 → 2.2, nqueens-500 > 30 → 15, magicSquare-8x8
+# 16 → 10) and much slower on others (golombRuler-10 at the optimum 0.6 → 9.0; a random linear
+# system 2.1 → 15), so "auto" keeps the solver's own alternation; see docs/performance.md.
 SAT_MODES: dict[str, dict[str, int]] = {
     "default": {},  # the solver's own alternation
     "focus": {"stabilize": 0},  # focused mode only (what CaDiCaL's --unsat configuration does)
