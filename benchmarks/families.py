@@ -279,7 +279,7 @@ def compare(before_path: str, after_path: str) -> str:
 
     before, after = load(before_path), load(after_path)
     lines = ["| instance | status before | status after | clauses before | clauses after | s before | s after "
-             "| MB before | MB after |", "|" + "---|" * 9]
+             "| CPU s before | CPU s after | MB before | MB after |", "|" + "---|" * 11]
     for name, a in after.items():
         b = before.get(name, {})
 
@@ -289,6 +289,7 @@ def compare(before_path: str, after_path: str) -> str:
 
         lines.append(f"| {name} | {b.get('status', '')} | {a.get('status', '')} | {cell(b, 'cnf_clauses', ',')} "
                      f"| {cell(a, 'cnf_clauses', ',')} | {cell(b, 'total_s', '.1f')} | {cell(a, 'total_s', '.1f')} "
+                     f"| {cell(b, 'cpu_s', '.1f')} | {cell(a, 'cpu_s', '.1f')} "
                      f"| {cell(b, 'peak_mb', '.0f')} | {cell(a, 'peak_mb', '.0f')} |")
     return "\n".join(lines)
 
@@ -584,6 +585,8 @@ def main() -> int:
     parser.add_argument("--only", action="append", default=[], metavar="NAME",
                         help="run only instances whose name contains NAME (repeatable)")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per instance (default 120)")
+    parser.add_argument("--cpu-limit", type=float, metavar="S",
+                        help="CPU seconds per instance (RLIMIT_CPU; fairer than --timeout on a loaded machine)")
     parser.add_argument("--solver", default="cadical195", help="PySAT solver name")
     parser.add_argument("-O", dest="encoding", action="append", default=[], metavar="KEY=VALUE",
                         help="compiler option, e.g. -O alldifferent=pairwise")
@@ -639,7 +642,7 @@ def main() -> int:
             path.write_text(gen(), encoding="utf-8")
             row = run.run_one(name, "csp", str(path), args)
             rows.append(row)
-            print(f"{name}: {row.get('status')} {row.get('total_s', 0):.2f} s "
+            print(f"{name}: {row.get('status')} {row.get('total_s', 0):.2f} s {row.get('cpu_s', 0):.2f} s CPU "
                   f"{row.get('cnf_clauses', '')} clauses", file=sys.stderr, flush=True)
     output = Path(args.output)
     output.parent.mkdir(parents=True, exist_ok=True)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import resource
+import signal
 import subprocess
 import sys
 import time
@@ -98,7 +99,9 @@ def worker(kind: str, path: str, options: dict[str, str], solver: str) -> dict:
     row["sat_calls"] = search.stats["sat_calls"]
     row["status"] = result.status
     row["objective"] = result.objective
-    row["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    row["peak_mb"] = usage.ru_maxrss / 1024
+    row["cpu_s"] = usage.ru_utime + usage.ru_stime  # unlike wall time, barely depends on the machine's load
     return row
 
 
@@ -107,12 +110,20 @@ def run_one(name: str, kind: str, path: str, args: argparse.Namespace) -> dict:
     cmd = [sys.executable, __file__, "--worker", kind, path, "--solver", args.solver]
     for opt in args.encoding:
         cmd += ["-O", opt]
+    cpu_limit = getattr(args, "cpu_limit", None)
+
+    def limit_cpu() -> None:  # a CPU-seconds limit (RLIMIT_CPU) is fair on a loaded machine, a wall limit is not
+        resource.setrlimit(resource.RLIMIT_CPU, (int(cpu_limit), int(cpu_limit) + 5))
+
     start = time.perf_counter()
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout,
+                              preexec_fn=limit_cpu if cpu_limit else None)
     except subprocess.TimeoutExpired:
         return {"name": name, "status": "TIMEOUT", "total_s": args.timeout}
     wall = time.perf_counter() - start
+    if cpu_limit and proc.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
+        return {"name": name, "status": "CPU LIMIT", "total_s": wall, "cpu_s": float(cpu_limit)}
     if proc.returncode != 0:
         return {"name": name, "status": "ERROR", "error": proc.stderr.strip().splitlines()[-1:], "total_s": wall}
     row = json.loads(proc.stdout.strip().splitlines()[-1])

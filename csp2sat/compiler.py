@@ -30,10 +30,14 @@ from csp2sat.diagnostics import CspError, Exit
 from csp2sat.normalise import MAX_DOMAIN_SIZE, MAX_LOG_DOMAIN_SIZE, MAX_SUM_TERMS, Linear, NormalCSP, normalise
 from csp2sat.syntax import Domain, Model, Objective
 
-DEFAULT_OPTIONS: dict[str, str] = {"alldifferent": "auto", "cardinality": "auto", "large": "auto", "split": "auto"}
+DEFAULT_OPTIONS: dict[str, str] = {"alldifferent": "auto", "cardinality": "auto", "large": "auto", "split": "auto",
+                                   "satmode": "auto"}
 OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "alldifferent": ALLDIFF_METHODS, "cardinality": CARDINALITY_METHODS, "large": ("auto", "log", "order"),
     "split": ("auto", "shared", "onesided"),
+    # Not an encoding: how the SAT solver searches (csp2sat.solver.SAT_MODES); carried here so that
+    # every -O choice travels in one place, with the CNF it belongs to.
+    "satmode": ("auto", "default", "focus", "stable"),
 }
 # "large=auto": integer variables with more values than this are log-encoded (encoders/log.py).
 LOG_THRESHOLD = 1 << 16

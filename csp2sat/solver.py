@@ -258,11 +258,37 @@ def _abandon(sat) -> None:
     sat.solver = None
 
 
-def new_solver(name: str = "cadical195", bootstrap_with=None):
+# `-O satmode=...`: CaDiCaL's search modes (options of CaDiCaL 1.5+, set through PySAT's `configure`).
+# CaDiCaL alternates a "focused" mode (frequent restarts, VMTF queue) with a "stable" one (rare
+# restarts, target phases). Focused-only is faster on the big permutation problems of the
+# families benchmark (CPU s: nqueens-200 8.6 → 2.2, nqueens-500 > 30 → 15, magicSquare-8x8
+# 16 → 10) and much slower on others (golombRuler-10 at the optimum 0.6 → 9.0; a random linear
+# system 2.1 → 15), so "auto" keeps the solver's own alternation; see docs/performance.md.
+SAT_MODES: dict[str, dict[str, int]] = {
+    "default": {},  # the solver's own alternation
+    "focus": {"stabilize": 0},  # focused mode only (what CaDiCaL's --unsat configuration does)
+    "stable": {"stabilizeonly": 1},  # stable mode only (CaDiCaL's --sat configuration)
+}
+_CONFIGURABLE = ("cadical153", "cadical195", "cadical300")
+
+
+def sat_mode(mode: str, objective: bool) -> str:
+    """The `SAT_MODES` entry that `-O satmode=MODE` means.
+
+    "auto" is "default" for every problem: no rule measured so far picks a mode that
+    wins on every family (see `SAT_MODES`); `objective` is there for such a rule.
+    """
+    if mode == "auto":
+        return "default"
+    return mode
+
+
+def new_solver(name: str = "cadical195", bootstrap_with=None, mode: str = "default"):
     """A PySAT solver (or its emulation, see `FreshSolver`) offering assumptions, incremental clauses, cores and phases.
 
     Search with `solve()` only (see `Capabilities`). `name` is any alias; an
-    unknown or unusable one is a usage error.
+    unknown or unusable one is a usage error. `mode` is a key of `SAT_MODES`
+    (no "auto" here: see `sat_mode`); solvers other than CaDiCaL 1.5+ ignore it.
     """
     from pysat.solvers import Solver
 
@@ -270,7 +296,15 @@ def new_solver(name: str = "cadical195", bootstrap_with=None):
     caps = CAPABILITIES[main]
     if not (caps.assumptions and caps.incremental):
         return FreshSolver(main, bootstrap_with)
-    sat = guarded(Solver(name=_aliases()[main][0], bootstrap_with=bootstrap_with))
+    settings = SAT_MODES[mode] if main in _CONFIGURABLE else {}
+    if settings:
+        # Options must be set before any clause is added: configure the empty solver, then load.
+        sat = guarded(Solver(name=_aliases()[main][0]))
+        sat.configure(settings)
+        if bootstrap_with is not None:
+            sat.append_formula(bootstrap_with)
+    else:
+        sat = guarded(Solver(name=_aliases()[main][0], bootstrap_with=bootstrap_with))
     if not caps.core:
         sat.get_core = lambda: None  # callers then fall back to all assumptions
     if not caps.phases:
@@ -533,7 +567,9 @@ class Search:
         self.verify = verify
         self.stats: dict = {}
         start = time.perf_counter()
-        self.sat = new_solver(solver)
+        mode = sat_mode(getattr(compiled, "options", {}).get("satmode", "auto"), model.objective is not None)
+        self.sat = new_solver(solver, mode=mode)
+        self.stats["sat_mode"] = mode
         compiled.load(self.sat)
         self.stats["load_s"] = time.perf_counter() - start
         self.stats["solve_s"] = 0.0

@@ -70,7 +70,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         help="choose an encoding for comparison (repeatable): alldifferent=auto|pairwise|amo, "
         "cardinality=auto|totalizer|order, large=auto|log|order, split=auto|shared|onesided "
-        "(long sums: shared two-sided helpers, or separate ones per side); auto (the default) picks per constraint",
+        "(long sums: shared two-sided helpers, or separate ones per side), satmode=auto|default|focus|stable "
+        "(CaDiCaL's search: its own alternation, focused or stable mode only; focus helps big permutations); "
+        "auto (the default) picks per constraint",
     )
     solve_modes.add_arguments(parser)
     from csp2sat.commands import sugar_modes
