@@ -47,6 +47,12 @@ from csp2sat.syntax import Model
 
 DEFAULT_SOLVER = "cadical195"
 
+# Objective search (`Search.run`, option ``shrink``): re-encode with a narrowed objective domain
+# only when the CNF has at least this many clauses (below, compiling again costs more than it saves) ...
+SHRINK_MIN_CLAUSES = 100_000
+# ... and stop re-encoding once one re-encoding did not make the CNF at least this much smaller.
+SHRINK_MIN_GAIN = 0.3
+
 SATISFIABLE = "SATISFIABLE"
 UNSATISFIABLE = "UNSATISFIABLE"
 OPTIMUM = "OPTIMUM FOUND"
@@ -531,7 +537,9 @@ class Search:
         self.model = model
         self.compiled = compiled
         self.verify = verify
+        self.solver_name = solver
         self.stats: dict = {}
+        self._shrink_done = False
         start = time.perf_counter()
         self.sat = new_solver(solver)
         compiled.load(self.sat)
@@ -562,7 +570,14 @@ class Search:
         return values
 
     def run(self, on_answer: Callable[[Values, tuple[int, ...]], None] | None = None) -> Result:
-        """Search; with an objective, improve until optimal. Raises `Interrupted` when stopped (see `solve`)."""
+        """Search; with an objective, improve until optimal. Raises `Interrupted` when stopped (see `solve`).
+
+        The objective strategy is the compiled option ``objective`` (`OBJECTIVE_STRATEGIES`):
+        "binary" (the default) bisects between the proven bound and the best answer, "linear"
+        asks each time only for an answer better than the best one (Sugar's descent). Either way
+        every proven bound becomes a unit clause, and ``shrink`` may re-encode the problem with
+        the objective's domain cut to the values still open (`_shrink`).
+        """
         model = self.model
         result = Result(UNKNOWN, model=model, stats=self.stats)
         if not self._solve([]):
@@ -584,35 +599,96 @@ class Search:
         result.objective = best
         self._best = result
         minimise = objective.sense == "minimize"
-        # Domain values of the objective, best first; no answer lies before index `lo` (proven).
-        ranked = self.compiled.domain_values(objective.var)
-        if not minimise:
-            ranked.reverse()
-        position = {v: k for k, v in enumerate(ranked)}
-        lo = 0
-        while lo < position[best]:
-            # Bisection between the proven bound and the best answer, under an assumption:
-            # an UNSAT half is a proven bound (kept as a unit clause), a SAT half a better answer.
-            target = ranked[lo + (position[best] - lo) // 2]
-            bound = self._at_least_as_good(objective.var, target, minimise)
-            if bound is True or bound is False:  # decided by the domain: nothing to search there
-                lo = position[target] + 1 if bound is False else lo
-                if bound is True:
+        linear = self.compiled.options.get("objective", "auto") == "linear"
+        better = (lambda v, w: v < w) if minimise else (lambda v, w: v > w)
+        # `open_values`: the objective's values better than the best answer that no proof has excluded,
+        # best first; the search ends when none is left.
+        open_values = self._ranked(minimise, best)
+        self._tighten(objective.var, best, minimise)
+        while open_values:
+            if self._shrink(open_values, minimise):
+                open_values = [v for v in self._ranked(minimise, None) if v in set(open_values)]
+                if not open_values:
                     break
+            # Bisection: the middle of the open values; linear: the worst open value (anything better than best).
+            target = open_values[-1] if linear else open_values[(len(open_values) - 1) // 2]
+            bound = self._at_least_as_good(objective.var, target, minimise)
+            if bound is not False and self._solve([] if bound is True else [bound]):
+                values = self._answer()
+                best = values[objective.var]
+                result.all_values = values
+                result.values = printed_values(model, values)
+                result.objective = best
+                if on_answer:
+                    on_answer(values, tuple(values[name] for name in objective.shown))
+                open_values = [v for v in open_values if better(v, best)]
+                self._tighten(objective.var, best, minimise)
                 continue
-            if not self._solve([bound]):
+            # No answer at least as good as target (by the domain, or proven): a bound, kept as a unit clause.
+            if bound is not False and bound is not True:
                 self.sat.add_clause([-bound])
-                lo = position[target] + 1
-                continue
-            values = self._answer()
-            best = values[objective.var]
-            result.all_values = values
-            result.values = printed_values(model, values)
-            result.objective = best
-            if on_answer:
-                on_answer(values, tuple(values[name] for name in objective.shown))
+            open_values = [v for v in open_values if better(target, v)]
         result.status = OPTIMUM
         return result
+
+    def _shrink(self, open_values: list[int], minimise: bool) -> bool:
+        """Re-encode with the objective's domain cut to the open values, when that pays; True if it did.
+
+        The order encoding's size follows the domains, and bounds propagation
+        carries an objective bound into every variable the objective bounds
+        (Golomb rulers: the marks and their differences; shop scheduling: every
+        start time), so a CNF built for the whole declared range is mostly about
+        values no better answer can use. With ``shrink=auto`` the problem is compiled
+        again, in a fresh solver, once at most half the objective's values are still
+        open and the CNF has at least `SHRINK_MIN_CLAUSES` clauses; if one re-encoding
+        does not make the CNF at least `SHRINK_MIN_GAIN` smaller, no more are tried.
+        The learnt clauses are lost; the proven bounds are kept in the new domain.
+        """
+        mode = self.compiled.options.get("shrink", "auto")
+        if mode == "off" or self._shrink_done:
+            return False
+        var = self.model.objective.var
+        if 2 * len(open_values) > len(self.compiled.domain_values(var)):
+            return False
+        if mode == "auto" and self.compiled.num_clauses < SHRINK_MIN_CLAUSES:
+            return False
+        from dataclasses import replace
+
+        from csp2sat.compiler import compile_model
+        from csp2sat.syntax import Domain
+
+        start = time.perf_counter()
+        lo, hi = min(open_values), max(open_values)
+        declared = self.model.int_vars[var]
+        domain = Domain.of([(max(a, lo), min(b, hi)) for a, b in declared.domain.intervals])
+        narrowed = replace(self.model, int_vars={**self.model.int_vars, var: replace(declared, domain=domain)})
+        before = self.compiled.num_clauses
+        self.sat.delete()  # first: the old solver's memory is not needed any more
+        compiled = compile_model(narrowed, options=dict(self.compiled.options), single_answer=True)
+        self.sat = new_solver(self.solver_name)
+        compiled.load(self.sat)
+        self.compiled = compiled
+        self.stats["shrinks"] = self.stats.get("shrinks", 0) + 1
+        self.stats["shrink_s"] = self.stats.get("shrink_s", 0.0) + time.perf_counter() - start
+        self.stats["cnf_clauses_last"] = compiled.num_clauses
+        if compiled.num_clauses > (1 - SHRINK_MIN_GAIN) * before:
+            self._shrink_done = True
+        return True
+
+    def _ranked(self, minimise: bool, best: int | None) -> list[int]:
+        """The objective's domain values in the current CNF, best first, that are better than `best` (if given)."""
+        ranked = self.compiled.domain_values(self.model.objective.var)
+        if not minimise:
+            ranked.reverse()
+        if best is not None:
+            ranked = [v for v in ranked if (v < best if minimise else v > best)]
+        return ranked
+
+    def _tighten(self, var: str, best: int, minimise: bool) -> None:
+        """Only answers better than `best` are wanted from now on: a unit clause says so."""
+        lit = self._at_least_as_good(var, best - 1 if minimise else best + 1, minimise)
+        if lit is not True and lit is not False:  # False: the best value of the domain, nothing left to ask
+            self.sat.add_clause([lit])
 
     def _at_least_as_good(self, var: str, target: int, minimise: bool) -> Union[int, bool]:
         """The literal saying "objective ≤ target" (maximising: "≥ target"); True/False when the domain decides."""
@@ -663,7 +739,7 @@ def solve(
         watchdog.check()
         model = _as_model(model_or_text)
         stats["parse_s"] = time.perf_counter() - start
-        compiled = compile_model(model, options=dict(options or {}))
+        compiled = compile_model(model, options=dict(options or {}), single_answer=True)
         stats.update(compiled.stats)
         stats["cnf_vars"] = compiled.num_vars
         stats["cnf_clauses"] = compiled.num_clauses

@@ -187,7 +187,7 @@ def _run_portfolio(args: argparse.Namespace, model, options: dict[str, str], out
     from csp2sat.parallel import portfolio_solve
 
     start = time.perf_counter()
-    compiled = compile_model(model, options=options)
+    compiled = compile_model(model, options=options, single_answer=True)
     compile_s = time.perf_counter() - start
     answers = _SugarAnswers(args, model, out)
     timeout = None if args.timeout is None else max(0.0, args.timeout - compile_s)
