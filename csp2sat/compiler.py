@@ -36,7 +36,7 @@ OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "alldifferent": ALLDIFF_METHODS, "cardinality": CARDINALITY_METHODS, "large": ("auto", "log", "order"),
     "split": ("auto", "shared", "onesided"),
     # Read by the search (csp2sat.solver.Search), not by the encoders: how to optimise an objective.
-    "objective": ("auto", "binary", "linear"), "shrink": ("auto", "on", "off"),
+    "objective": ("auto", "binary", "linear", "gallop"), "shrink": ("auto", "on", "off"),
     # Value symmetry breaking (csp2sat.symmetry): only when one answer is wanted (`single_answer`).
     "symmetry": ("auto", "on", "off"),
 }
@@ -330,6 +330,16 @@ def _choose_log(normal: NormalCSP, large: str) -> list[bool]:
                 is_log[w] = True
                 todo.append(w)
     return is_log
+
+
+def estimated_clauses(model: Model, options: dict[str, str] | None = None) -> int:
+    """About how many clauses `compile_model(model, options=options)` would write (normalising only: cheap)."""
+    opts = {**DEFAULT_OPTIONS, **(options or {})}
+    max_domain = MAX_DOMAIN_SIZE if opts["large"] == "order" else MAX_LOG_DOMAIN_SIZE
+    normal = normalise(model, cardinality=opts["cardinality"] != "order", max_domain=max_domain,
+                       shared_split=opts["split"] != "onesided")
+    clauses, _, _ = memory.estimate(normal, _choose_log(normal, opts["large"]), opts["alldifferent"], PAIRWISE_LIMIT)
+    return clauses
 
 
 def compile_model(model: Model, selectors: bool = False, options: dict[str, str] | None = None,

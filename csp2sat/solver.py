@@ -52,6 +52,10 @@ DEFAULT_SOLVER = "cadical195"
 SHRINK_MIN_CLAUSES = 100_000
 # ... and stop re-encoding once one re-encoding did not make the CNF at least this much smaller.
 SHRINK_MIN_GAIN = 0.3
+# Before the first answer (`compile_for_search`): a CNF estimated at this many clauses or more is first
+# built for the best quarter of the objective's values, if the objective has at least this many values.
+PROBE_MIN_CLAUSES = 1_000_000
+PROBE_MIN_VALUES = 16
 
 SATISFIABLE = "SATISFIABLE"
 UNSATISFIABLE = "UNSATISFIABLE"
@@ -580,9 +584,10 @@ class Search:
         """
         model = self.model
         result = Result(UNKNOWN, model=model, stats=self.stats)
-        if not self._solve([]):
-            result.status = UNSATISFIABLE
-            return result
+        while not self._solve([]):
+            if not self._widen():
+                result.status = UNSATISFIABLE
+                return result
         values = self._answer()
         objective = model.objective
         shown_objective: tuple[int, ...] = ()
@@ -599,7 +604,8 @@ class Search:
         result.objective = best
         self._best = result
         minimise = objective.sense == "minimize"
-        linear = self.compiled.options.get("objective", "auto") == "linear"
+        strategy = self.compiled.options.get("objective", "auto")
+        step = 1  # "gallop": how many open values the next target skips (doubles after SAT, halves after UNSAT)
         better = (lambda v, w: v < w) if minimise else (lambda v, w: v > w)
         # `open_values`: the objective's values better than the best answer that no proof has excluded,
         # best first; the search ends when none is left.
@@ -610,8 +616,14 @@ class Search:
                 open_values = [v for v in self._ranked(minimise, None) if v in set(open_values)]
                 if not open_values:
                     break
-            # Bisection: the middle of the open values; linear: the worst open value (anything better than best).
-            target = open_values[-1] if linear else open_values[(len(open_values) - 1) // 2]
+            # Bisection: the middle of the open values; linear: the worst open value (anything better than best);
+            # gallop: `step` values better than the best answer.
+            if strategy == "linear":
+                target = open_values[-1]
+            elif strategy == "gallop":
+                target = open_values[max(0, len(open_values) - step)]
+            else:
+                target = open_values[(len(open_values) - 1) // 2]
             bound = self._at_least_as_good(objective.var, target, minimise)
             if bound is not False and self._solve([] if bound is True else [bound]):
                 values = self._answer()
@@ -623,11 +635,13 @@ class Search:
                     on_answer(values, tuple(values[name] for name in objective.shown))
                 open_values = [v for v in open_values if better(v, best)]
                 self._tighten(objective.var, best, minimise)
+                step *= 2
                 continue
             # No answer at least as good as target (by the domain, or proven): a bound, kept as a unit clause.
             if bound is not False and bound is not True:
                 self.sat.add_clause([-bound])
             open_values = [v for v in open_values if better(target, v)]
+            step = max(1, step // 2)
         result.status = OPTIMUM
         return result
 
@@ -652,28 +666,39 @@ class Search:
             return False
         if mode == "auto" and self.compiled.num_clauses < SHRINK_MIN_CLAUSES:
             return False
-        from dataclasses import replace
+        before = self.compiled.num_clauses
+        self._recompile(min(open_values), max(open_values))
+        if self.compiled.num_clauses > (1 - SHRINK_MIN_GAIN) * before:
+            self._shrink_done = True
+        return True
 
+    def _widen(self) -> bool:
+        """After UNSAT in a CNF built for the best values of the objective only (`compile_for_search`),
+        re-encode for the other values; False when the CNF held every value (the problem is unsatisfiable)."""
+        window = getattr(self.compiled, "objective_window", None)
+        if window is None:
+            return False
+        declared = self.model.int_vars[self.model.objective.var].domain
+        if self.model.objective.sense == "minimize":
+            self._recompile(window[1] + 1, declared.ub)
+        else:
+            self._recompile(declared.lb, window[0] - 1)
+        return True
+
+    def _recompile(self, lo: int, hi: int) -> None:
+        """Compile the model again, in a fresh solver, with the objective's values limited to lo..hi."""
         from csp2sat.compiler import compile_model
-        from csp2sat.syntax import Domain
 
         start = time.perf_counter()
-        lo, hi = min(open_values), max(open_values)
-        declared = self.model.int_vars[var]
-        domain = Domain.of([(max(a, lo), min(b, hi)) for a, b in declared.domain.intervals])
-        narrowed = replace(self.model, int_vars={**self.model.int_vars, var: replace(declared, domain=domain)})
-        before = self.compiled.num_clauses
         self.sat.delete()  # first: the old solver's memory is not needed any more
-        compiled = compile_model(narrowed, options=dict(self.compiled.options), single_answer=True)
+        compiled = compile_model(_with_objective_range(self.model, lo, hi), options=dict(self.compiled.options),
+                                 single_answer=True)
         self.sat = new_solver(self.solver_name)
         compiled.load(self.sat)
         self.compiled = compiled
         self.stats["shrinks"] = self.stats.get("shrinks", 0) + 1
         self.stats["shrink_s"] = self.stats.get("shrink_s", 0.0) + time.perf_counter() - start
         self.stats["cnf_clauses_last"] = compiled.num_clauses
-        if compiled.num_clauses > (1 - SHRINK_MIN_GAIN) * before:
-            self._shrink_done = True
-        return True
 
     def _ranked(self, minimise: bool, best: int | None) -> list[int]:
         """The objective's domain values in the current CNF, best first, that are better than `best` (if given)."""
@@ -698,6 +723,56 @@ class Search:
         if isinstance(below, bool):
             return not below
         return -below
+
+
+def _with_objective_range(model: Model, lo: int, hi: int) -> Model:
+    """`model` with the objective variable's domain cut to lo..hi (constraints shared, not copied)."""
+    from dataclasses import replace
+
+    from csp2sat.syntax import Domain
+
+    var = model.int_vars[model.objective.var]
+    domain = Domain.of([(max(a, lo), min(b, hi)) for a, b in var.domain.intervals])
+    return replace(model, int_vars={**model.int_vars, var.name: replace(var, domain=domain)})
+
+
+def compile_for_search(model: Model, options: Mapping[str, str] | None = None):
+    """`compile_model` for one (optimal) answer; a big CNF with an objective is first built for its best values.
+
+    With ``shrink=auto`` and an objective of at least `PROBE_MIN_VALUES` values whose whole
+    CNF would have `PROBE_MIN_CLAUSES` clauses or more (estimated), the CNF is built for the
+    best quarter of the objective's values only (bounds propagation carries the cut into
+    every variable the objective bounds); `Search` re-encodes for the rest if that part has
+    no answer. ``shrink=on`` does so whatever the size (for tests and comparisons).
+    """
+    from csp2sat.compiler import compile_model, estimated_clauses
+
+    opts = dict(options or {})
+    objective = model.objective
+    mode = opts.get("shrink", "auto")
+    if objective is not None and mode != "off":
+        domain = model.int_vars[objective.var].domain
+        size = domain.size
+        big = size >= PROBE_MIN_VALUES and estimated_clauses(model, opts) >= PROBE_MIN_CLAUSES
+        if big or (mode == "on" and size >= 4):
+            keep = size // 4
+            if objective.sense == "minimize":
+                window = (domain.lb, _nth_value(domain, keep - 1))
+            else:
+                window = (_nth_value(domain, size - keep), domain.ub)
+            compiled = compile_model(_with_objective_range(model, *window), options=opts, single_answer=True)
+            compiled.objective_window = window
+            return compiled
+    return compile_model(model, options=opts, single_answer=True)
+
+
+def _nth_value(domain, k: int) -> int:
+    """The k-th smallest value of `domain` (from 0), without listing the values."""
+    for lo, hi in domain.intervals:
+        if k <= hi - lo:
+            return lo + k
+        k -= hi - lo + 1
+    raise IndexError(k)
 
 
 def _as_model(model_or_text) -> Model:
@@ -739,7 +814,7 @@ def solve(
         watchdog.check()
         model = _as_model(model_or_text)
         stats["parse_s"] = time.perf_counter() - start
-        compiled = compile_model(model, options=dict(options or {}), single_answer=True)
+        compiled = compile_for_search(model, options)
         stats.update(compiled.stats)
         stats["cnf_vars"] = compiled.num_vars
         stats["cnf_clauses"] = compiled.num_clauses

@@ -70,7 +70,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         help="choose an encoding for comparison (repeatable): alldifferent=auto|pairwise|amo, "
         "cardinality=auto|totalizer|order, large=auto|log|order, split=auto|shared|onesided "
-        "(long sums: shared two-sided helpers, or separate ones per side); auto (the default) picks per constraint",
+        "(long sums: shared two-sided helpers, or separate ones per side); "
+        "objective=auto|binary|linear|gallop (how an objective is improved), "
+        "shrink=auto|on|off (re-encode with the objective's domain cut to the values still open), "
+        "symmetry=auto|on|off (value symmetry breaking, one answer only); auto (the default) picks per constraint",
     )
     solve_modes.add_arguments(parser)
     from csp2sat.commands import sugar_modes
