@@ -543,7 +543,8 @@ class Search:
         self.verify = verify
         self.solver_name = solver
         self.stats: dict = {}
-        self._shrink_done = False
+        self._shrink_checked = 0  # open values when re-encoding was last judged not worth it (0: never)
+        self._estimate: int | None = None  # estimated clauses of the current CNF (`_shrink`)
         start = time.perf_counter()
         self.sat = new_solver(solver)
         compiled.load(self.sat)
@@ -653,23 +654,34 @@ class Search:
         (Golomb rulers: the marks and their differences; shop scheduling: every
         start time), so a CNF built for the whole declared range is mostly about
         values no better answer can use. With ``shrink=auto`` the problem is compiled
-        again, in a fresh solver, once at most half the objective's values are still
-        open and the CNF has at least `SHRINK_MIN_CLAUSES` clauses; if one re-encoding
-        does not make the CNF at least `SHRINK_MIN_GAIN` smaller, no more are tried.
+        again, in a fresh solver, once at most half the objective's values (of the
+        last CNF, or of the last check) are still open, the CNF has at least
+        `SHRINK_MIN_CLAUSES` clauses and the estimate (`estimated_clauses`, which only
+        normalises) says the new CNF is at least `SHRINK_MIN_GAIN` smaller.
         The learnt clauses are lost; the proven bounds are kept in the new domain.
         """
         mode = self.compiled.options.get("shrink", "auto")
-        if mode == "off" or self._shrink_done:
+        if mode == "off":
             return False
         var = self.model.objective.var
-        if 2 * len(open_values) > len(self.compiled.domain_values(var)):
+        checked = self._shrink_checked or len(self.compiled.domain_values(var))
+        if 2 * len(open_values) > checked:
             return False
-        if mode == "auto" and self.compiled.num_clauses < SHRINK_MIN_CLAUSES:
-            return False
-        before = self.compiled.num_clauses
+        if mode == "auto":
+            if self.compiled.num_clauses < SHRINK_MIN_CLAUSES:
+                return False
+            from csp2sat.compiler import estimated_clauses
+
+            self._shrink_checked = len(open_values)
+            options = dict(self.compiled.options)
+            if self._estimate is None:
+                self._estimate = estimated_clauses(self.compiled.model, options)
+            narrowed = estimated_clauses(_with_objective_range(self.model, min(open_values), max(open_values)), options)
+            if narrowed > (1 - SHRINK_MIN_GAIN) * self._estimate:
+                return False
+            self._estimate = narrowed
         self._recompile(min(open_values), max(open_values))
-        if self.compiled.num_clauses > (1 - SHRINK_MIN_GAIN) * before:
-            self._shrink_done = True
+        self._shrink_checked = 0
         return True
 
     def _widen(self) -> bool:
@@ -740,8 +752,9 @@ def compile_for_search(model: Model, options: Mapping[str, str] | None = None):
     """`compile_model` for one (optimal) answer; a big CNF with an objective is first built for its best values.
 
     With ``shrink=auto`` and an objective of at least `PROBE_MIN_VALUES` values whose whole
-    CNF would have `PROBE_MIN_CLAUSES` clauses or more (estimated), the CNF is built for the
-    best quarter of the objective's values only (bounds propagation carries the cut into
+    CNF would have `PROBE_MIN_CLAUSES` clauses or more (estimated), and if the estimate for the
+    best quarter of the objective's values is `SHRINK_MIN_GAIN` smaller, the CNF is built for that
+    quarter only (bounds propagation carries the cut into
     every variable the objective bounds); `Search` re-encodes for the rest if that part has
     no answer. ``shrink=on`` does so whatever the size (for tests and comparisons).
     """
@@ -750,16 +763,20 @@ def compile_for_search(model: Model, options: Mapping[str, str] | None = None):
     opts = dict(options or {})
     objective = model.objective
     mode = opts.get("shrink", "auto")
-    if objective is not None and mode != "off":
+    size = model.int_vars[objective.var].domain.size if objective is not None else 0
+    if mode != "off" and (size >= PROBE_MIN_VALUES or (mode == "on" and size >= 4)):
         domain = model.int_vars[objective.var].domain
-        size = domain.size
-        big = size >= PROBE_MIN_VALUES and estimated_clauses(model, opts) >= PROBE_MIN_CLAUSES
-        if big or (mode == "on" and size >= 4):
-            keep = size // 4
-            if objective.sense == "minimize":
-                window = (domain.lb, _nth_value(domain, keep - 1))
-            else:
-                window = (_nth_value(domain, size - keep), domain.ub)
+        keep = size // 4
+        if objective.sense == "minimize":
+            window = (domain.lb, _nth_value(domain, keep - 1))
+        else:
+            window = (_nth_value(domain, size - keep), domain.ub)
+        probe = mode == "on"
+        if not probe:
+            full = estimated_clauses(model, opts)
+            probe = full >= PROBE_MIN_CLAUSES and (
+                estimated_clauses(_with_objective_range(model, *window), opts) <= (1 - SHRINK_MIN_GAIN) * full)
+        if probe:
             compiled = compile_model(_with_objective_range(model, *window), options=opts, single_answer=True)
             compiled.objective_window = window
             return compiled
