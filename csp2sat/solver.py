@@ -55,6 +55,9 @@ SHRINK_MIN_GAIN = 0.3
 # Before the first answer (`compile_for_search`): a CNF estimated at this many clauses or more is first
 # built for the best quarter of the objective's values, if the objective has at least this many values.
 PROBE_MIN_CLAUSES = 1_000_000
+# CPU seconds to normalise, encode and load one clause (golombRuler-9: 1.8 M clauses in 2.6 s), to weigh
+# a re-encoding against the search time it may save.
+COMPILE_CPU_PER_CLAUSE = 1.5e-6
 PROBE_MIN_VALUES = 16
 
 SATISFIABLE = "SATISFIABLE"
@@ -543,6 +546,7 @@ class Search:
         self.verify = verify
         self.solver_name = solver
         self.stats: dict = {}
+        self._search_cpu = 0.0  # CPU seconds in SAT calls since the last (re-)encoding
         self._shrink_checked = 0  # open values when re-encoding was last judged not worth it (0: never)
         self._estimate: int | None = None  # estimated clauses of the current CNF (`_shrink`)
         start = time.perf_counter()
@@ -558,6 +562,7 @@ class Search:
 
     def _solve(self, assumptions: list[int]) -> bool:
         start = time.perf_counter()
+        cpu = time.process_time()
         self.stats["sat_calls"] += 1
         try:
             return bool(self.sat.solve(assumptions=assumptions))
@@ -567,6 +572,7 @@ class Search:
             raise
         finally:
             self.stats["solve_s"] += time.perf_counter() - start
+            self._search_cpu += time.process_time() - cpu
 
     def _answer(self) -> Values:
         values = self.compiled.decode(self.sat.get_model())
@@ -656,7 +662,8 @@ class Search:
         values no better answer can use. With ``shrink=auto`` the problem is compiled
         again, in a fresh solver, once at most half the objective's values (of the
         last CNF, or of the last check) are still open, the CNF has at least
-        `SHRINK_MIN_CLAUSES` clauses and the estimate (`estimated_clauses`, which only
+        `SHRINK_MIN_CLAUSES` clauses, the SAT calls since the last encoding took about
+        as much CPU as encoding the smaller CNF would (`COMPILE_CPU_PER_CLAUSE`), and the estimate (`estimated_clauses`, which only
         normalises) says the new CNF is at least `SHRINK_MIN_GAIN` smaller.
         The learnt clauses are lost; the proven bounds are kept in the new domain.
         """
@@ -669,6 +676,9 @@ class Search:
             return False
         if mode == "auto":
             if self.compiled.num_clauses < SHRINK_MIN_CLAUSES:
+                return False
+            # Only once the search has cost about what compiling the smaller CNF would: easy searches end first.
+            if self._search_cpu < (1 - SHRINK_MIN_GAIN) * self.compiled.num_clauses * COMPILE_CPU_PER_CLAUSE:
                 return False
             from csp2sat.compiler import estimated_clauses
 
@@ -708,6 +718,7 @@ class Search:
         self.sat = new_solver(self.solver_name)
         compiled.load(self.sat)
         self.compiled = compiled
+        self._search_cpu = 0.0
         self.stats["shrinks"] = self.stats.get("shrinks", 0) + 1
         self.stats["shrink_s"] = self.stats.get("shrink_s", 0.0) + time.perf_counter() - start
         self.stats["cnf_clauses_last"] = compiled.num_clauses
