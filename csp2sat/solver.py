@@ -6,12 +6,15 @@ is checked by the independent `csp2sat.evaluator` before anyone sees it; a
 failed check is an internal error (`Exit.VERIFY`) naming the violated
 constraint, so a wrong answer is never printed.
 
-Objectives are optimised in the SAME solver by bisection under assumptions:
-each call assumes "objective at least as good as the middle value" between
-the proven bound and the best answer; SAT gives a better answer, UNSAT a new
-proven bound (added as a unit clause). The CNF is never re-encoded and the
-solver never restarted, and maximisation ends like minimisation (Sugar's
-driver can loop forever there). jss-ft10: 334 calls of linear descent -> 10.
+Objectives are optimised in one solver under assumptions (`Search.run`): by
+default each call assumes "objective at least as good as the middle value"
+between the proven bound and the best answer (``-O objective=binary``; also
+``linear``, Sugar's descent, and ``gallop``); SAT gives a better answer, UNSAT
+a new proven bound, and both become unit clauses. Maximisation ends like
+minimisation (Sugar's driver can loop forever there). jss-ft10: 334 calls of
+linear descent -> 10. The one exception to "one solver": ``-O shrink`` compiles
+the problem again with the objective's domain cut to the values still open when
+the estimate says the CNF gets much smaller (`compile_for_search`, `_shrink`).
 
 Solvers: PySAT's back ends differ (`CAPABILITIES`, checked against the
 installed PySAT by tests/test_solver_matrix.py). `new_solver` gives every
