@@ -579,6 +579,29 @@ def main_side_by_side(chosen: list[tuple[str, Callable[[], str]]], args: argpars
     return 0
 
 
+def compare_search(before_path: str, after_path: str) -> str:
+    """A Markdown table of two result files for optimisation work: status, objective, CPU s, SAT calls, re-encodings."""
+    def load(path: str) -> dict[str, dict]:
+        return {row["name"]: row for row in json.loads(Path(path).read_text(encoding="utf-8"))["rows"]}
+
+    def cell(row: dict, key: str, spec: str = "") -> str:
+        value = row.get(key)
+        return "" if value is None else format(value, spec)
+
+    before, after = load(before_path), load(after_path)
+    lines = ["| instance | status before | status after | objective before | objective after | CPU s before "
+             "| CPU s after | wall s before | wall s after | SAT calls before | SAT calls after | re-encodings "
+             "| clauses first | clauses last |", "|" + "---|" * 14]
+    for name, a in after.items():
+        b = before.get(name, {})
+        lines.append(f"| {name} | {b.get('status', '')} | {a.get('status', '')} | {cell(b, 'objective')} "
+                     f"| {cell(a, 'objective')} | {cell(b, 'cpu_s', '.1f')} | {cell(a, 'cpu_s', '.1f')} "
+                     f"| {cell(b, 'total_s', '.1f')} | {cell(a, 'total_s', '.1f')} | {cell(b, 'sat_calls')} "
+                     f"| {cell(a, 'sat_calls')} | {cell(a, 'shrinks')} | {cell(a, 'cnf_clauses', ',')} "
+                     f"| {cell(a, 'cnf_clauses_last', ',')} |")
+    return "\n".join(lines)
+
+
 def main() -> int:
     """Generate the instances and run them (or only write or list them)."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -606,6 +629,8 @@ def main() -> int:
                       help="with --sugar: run these .csp files instead of the generated families (not saved)")
     side.add_argument("--report", metavar="JSON",
                       help="write the Markdown report of a side-by-side result file next to it (.md) and print it")
+    parser.add_argument("--compare-search", nargs=2, metavar=("BEFORE", "AFTER"),
+                        help="compare two result files by CPU time, SAT calls and re-encodings, and exit")
     args = parser.parse_args()
     if args.compare:
         print(compare(*args.compare))
@@ -623,6 +648,10 @@ def main() -> int:
         chosen = [(name, gen) for name, gen in instances() if not args.only or any(o in name for o in args.only)]
     if args.sugar:
         return main_side_by_side(chosen, args)
+    if args.compare_search:
+        print(compare_search(*args.compare_search))
+        return 0
+    chosen = [(name, gen) for name, gen in instances() if not args.only or any(o in name for o in args.only)]
     if args.list:
         print("\n".join(name for name, _ in chosen))
         return 0

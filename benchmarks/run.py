@@ -70,9 +70,8 @@ def worker(kind: str, path: str, options: dict[str, str], solver: str) -> dict:
     """Run one file through the pipeline in this process and return its measurements."""
     sys.path.insert(0, str(ROOT))
     from csp2sat.checker import check
-    from csp2sat.compiler import compile_model
     from csp2sat.parser import parse_text
-    from csp2sat.solver import Search
+    from csp2sat.solver import Search, compile_for_search
 
     row: dict = {"generate_s": 0.0}
     text = Path(path).read_text(encoding="utf-8")
@@ -86,7 +85,7 @@ def worker(kind: str, path: str, options: dict[str, str], solver: str) -> dict:
     t0 = time.perf_counter()
     model = check(parse_text(text, file=path))
     row["parse_s"] = time.perf_counter() - t0
-    compiled = compile_model(model, options=options)
+    compiled = compile_for_search(model, options)
     row["normalise_s"] = compiled.stats["normalise_s"]
     row["encode_s"] = compiled.stats["encode_s"]
     row["cnf_vars"] = compiled.num_vars
@@ -97,6 +96,10 @@ def worker(kind: str, path: str, options: dict[str, str], solver: str) -> dict:
     search.close()
     row["solve_s"] = search.stats["solve_s"]
     row["sat_calls"] = search.stats["sat_calls"]
+    row["shrinks"] = search.stats.get("shrinks", 0)
+    row["cnf_clauses_last"] = search.stats.get("cnf_clauses_last", compiled.num_clauses)
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    row["cpu_s"] = usage.ru_utime + usage.ru_stime
     row["status"] = result.status
     row["objective"] = result.objective
     usage = resource.getrusage(resource.RUSAGE_SELF)

@@ -31,13 +31,17 @@ from csp2sat.normalise import MAX_DOMAIN_SIZE, MAX_LOG_DOMAIN_SIZE, MAX_SUM_TERM
 from csp2sat.syntax import Domain, Model, Objective
 
 DEFAULT_OPTIONS: dict[str, str] = {"alldifferent": "auto", "cardinality": "auto", "large": "auto", "split": "auto",
-                                   "satmode": "auto"}
+                                   "satmode": "auto", "objective": "auto", "shrink": "auto", "symmetry": "auto"}
 OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "alldifferent": ALLDIFF_METHODS, "cardinality": CARDINALITY_METHODS, "large": ("auto", "log", "order"),
     "split": ("auto", "shared", "onesided"),
     # Not an encoding: how the SAT solver searches (csp2sat.solver.SAT_MODES); carried here so that
     # every -O choice travels in one place, with the CNF it belongs to.
     "satmode": ("auto", "default", "focus", "stable"),
+    # Read by the search (csp2sat.solver.Search), not by the encoders: how to optimise an objective.
+    "objective": ("auto", "binary", "linear", "gallop"), "shrink": ("auto", "on", "off"),
+    # Value symmetry breaking (csp2sat.symmetry): only when one answer is wanted (`single_answer`).
+    "symmetry": ("auto", "on", "off"),
 }
 # "large=auto": integer variables with more values than this are log-encoded (encoders/log.py).
 LOG_THRESHOLD = 1 << 16
@@ -331,7 +335,18 @@ def _choose_log(normal: NormalCSP, large: str) -> list[bool]:
     return is_log
 
 
-def compile_model(model: Model, selectors: bool = False, options: dict[str, str] | None = None) -> Compiled:
+def estimated_clauses(model: Model, options: dict[str, str] | None = None) -> int:
+    """About how many clauses `compile_model(model, options=options)` would write (normalising only: cheap)."""
+    opts = {**DEFAULT_OPTIONS, **(options or {})}
+    max_domain = MAX_DOMAIN_SIZE if opts["large"] == "order" else MAX_LOG_DOMAIN_SIZE
+    normal = normalise(model, cardinality=opts["cardinality"] != "order", max_domain=max_domain,
+                       shared_split=opts["split"] != "onesided")
+    clauses, _, _ = memory.estimate(normal, _choose_log(normal, opts["large"]), opts["alldifferent"], PAIRWISE_LIMIT)
+    return clauses
+
+
+def compile_model(model: Model, selectors: bool = False, options: dict[str, str] | None = None,
+                  single_answer: bool = False) -> Compiled:
     """Compile a checked model to CNF by the order encoding.
 
     `selectors`: give each ``model.constraints[i]`` a literal ``selectors[i]``
@@ -340,6 +355,10 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
     encodings: ``{"alldifferent": "auto" | "amo" | "pairwise", "cardinality": "auto" | "totalizer" | "order"}``
     (cardinality: sums of ±1·(0/1 variable) by a totalizer, or split like any sum by "order"),
     ``"large": "auto" | "log" | "order"`` (variables with huge domains); see docs/encodings.md.
+    `single_answer`: the caller wants one answer (or one optimal answer), not all of them;
+    then ``"symmetry": "auto"`` adds value-symmetry-breaking constraints where they are
+    provably safe (`csp2sat.symmetry`), which removes answers: ``"symmetry": "on"`` without
+    `single_answer` is a usage error. ``objective``/``shrink`` are read by `csp2sat.solver.Search`.
     Raises `CspError` for constructs that cannot be compiled, and (`Exit.USAGE`) for unknown options.
     """
     opts = dict(DEFAULT_OPTIONS)
@@ -356,6 +375,16 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
             )
         opts[key] = value
     t0 = time.perf_counter()
+    if opts["symmetry"] == "on" and not (single_answer and not selectors):
+        raise CspError(
+            "-O symmetry=on removes answers: it applies only to solving for one (optimal) answer, "
+            "not to --all/--count/--unique/--facts or explanations", file="csp2sat", exit=Exit.USAGE,
+        )
+    declared, symmetric_constraints = model, 0
+    if opts["symmetry"] != "off" and single_answer and not selectors:
+        from csp2sat.symmetry import break_value_symmetry
+
+        model, symmetric_constraints = break_value_symmetry(model)
     max_domain = MAX_DOMAIN_SIZE if opts["large"] == "order" else MAX_LOG_DOMAIN_SIZE
     normal = normalise(model, tighten=not selectors, cardinality=opts["cardinality"] != "order", max_domain=max_domain,
                        shared_split=opts["split"] != "onesided")
@@ -394,9 +423,10 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
     stats = {
         "normalise_s": t1 - t0,
         "encode_s": t2 - t1,
-        "int_vars": len(model.int_vars),
+        "int_vars": len(declared.int_vars),
         "bool_vars": len(model.bool_vars),
-        "aux_int_vars": normal.num_ints - len(model.int_vars),
+        "aux_int_vars": normal.num_ints - len(declared.int_vars),
+        "symmetry_constraints": symmetric_constraints,
         "aux_bool_vars": normal.num_bools - len(model.bool_vars),
         "aux_vars": pool.top - normal.num_bools - order.num_order_vars - (len(sels) if sels else 0),
         "order_vars": order.num_order_vars,

@@ -75,4 +75,9 @@ def stats_lines(stats: Mapping[str, object]) -> list[str]:
             sizes.append(f"{stats[key]:,} {label}")
     if sizes:
         lines.append("c size       " + ", ".join(sizes))
+    if stats.get("shrinks"):  # the objective search re-encoded with a narrowed objective domain
+        lines.append(f"c re-encode  {float(stats.get('shrink_s', 0.0)):8.3f} s  ({stats['shrinks']} times, "
+                     f"last CNF {stats.get('cnf_clauses_last', 0):,} clauses)")
+    if stats.get("symmetry_constraints"):
+        lines.append(f"c symmetry   {stats['symmetry_constraints']:,} value-precedence constraints")
     return lines

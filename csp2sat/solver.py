@@ -6,12 +6,15 @@ is checked by the independent `csp2sat.evaluator` before anyone sees it; a
 failed check is an internal error (`Exit.VERIFY`) naming the violated
 constraint, so a wrong answer is never printed.
 
-Objectives are optimised in the SAME solver by bisection under assumptions:
-each call assumes "objective at least as good as the middle value" between
-the proven bound and the best answer; SAT gives a better answer, UNSAT a new
-proven bound (added as a unit clause). The CNF is never re-encoded and the
-solver never restarted, and maximisation ends like minimisation (Sugar's
-driver can loop forever there). jss-ft10: 334 calls of linear descent -> 10.
+Objectives are optimised in one solver under assumptions (`Search.run`): by
+default each call assumes "objective at least as good as the middle value"
+between the proven bound and the best answer (``-O objective=binary``; also
+``linear``, Sugar's descent, and ``gallop``); SAT gives a better answer, UNSAT
+a new proven bound, and both become unit clauses. Maximisation ends like
+minimisation (Sugar's driver can loop forever there). jss-ft10: 334 calls of
+linear descent -> 10. The one exception to "one solver": ``-O shrink`` compiles
+the problem again with the objective's domain cut to the values still open when
+the estimate says the CNF gets much smaller (`compile_for_search`, `_shrink`).
 
 Solvers: PySAT's back ends differ (`CAPABILITIES`, checked against the
 installed PySAT by tests/test_solver_matrix.py). `new_solver` gives every
@@ -46,6 +49,19 @@ from csp2sat.diagnostics import CspError, Exit
 from csp2sat.syntax import Model
 
 DEFAULT_SOLVER = "cadical195"
+
+# Objective search (`Search.run`, option ``shrink``): re-encode with a narrowed objective domain
+# only when the CNF has at least this many clauses (below, compiling again costs more than it saves) ...
+SHRINK_MIN_CLAUSES = 100_000
+# ... and stop re-encoding once one re-encoding did not make the CNF at least this much smaller.
+SHRINK_MIN_GAIN = 0.3
+# Before the first answer (`compile_for_search`): a CNF estimated at this many clauses or more is first
+# built for the best quarter of the objective's values, if the objective has at least this many values.
+PROBE_MIN_CLAUSES = 1_000_000
+# CPU seconds to normalise, encode and load one clause (golombRuler-9: 1.8 M clauses in 2.6 s), to weigh
+# a re-encoding against the search time it may save.
+COMPILE_CPU_PER_CLAUSE = 1.5e-6
+PROBE_MIN_VALUES = 16
 
 SATISFIABLE = "SATISFIABLE"
 UNSATISFIABLE = "UNSATISFIABLE"
@@ -565,7 +581,11 @@ class Search:
         self.model = model
         self.compiled = compiled
         self.verify = verify
+        self.solver_name = solver
         self.stats: dict = {}
+        self._search_cpu = 0.0  # CPU seconds in SAT calls since the last (re-)encoding
+        self._shrink_checked = 0  # open values when re-encoding was last judged not worth it (0: never)
+        self._estimate: int | None = None  # estimated clauses of the current CNF (`_shrink`)
         start = time.perf_counter()
         mode = sat_mode(getattr(compiled, "options", {}).get("satmode", "auto"), model.objective is not None)
         self.sat = new_solver(solver, mode=mode)
@@ -581,6 +601,7 @@ class Search:
 
     def _solve(self, assumptions: list[int]) -> bool:
         start = time.perf_counter()
+        cpu = time.process_time()
         self.stats["sat_calls"] += 1
         try:
             return bool(self.sat.solve(assumptions=assumptions))
@@ -590,6 +611,7 @@ class Search:
             raise
         finally:
             self.stats["solve_s"] += time.perf_counter() - start
+            self._search_cpu += time.process_time() - cpu
 
     def _answer(self) -> Values:
         values = self.compiled.decode(self.sat.get_model())
@@ -598,12 +620,20 @@ class Search:
         return values
 
     def run(self, on_answer: Callable[[Values, tuple[int, ...]], None] | None = None) -> Result:
-        """Search; with an objective, improve until optimal. Raises `Interrupted` when stopped (see `solve`)."""
+        """Search; with an objective, improve until optimal. Raises `Interrupted` when stopped (see `solve`).
+
+        The objective strategy is the compiled option ``objective`` (`OBJECTIVE_STRATEGIES`):
+        "binary" (the default) bisects between the proven bound and the best answer, "linear"
+        asks each time only for an answer better than the best one (Sugar's descent). Either way
+        every proven bound becomes a unit clause, and ``shrink`` may re-encode the problem with
+        the objective's domain cut to the values still open (`_shrink`).
+        """
         model = self.model
         result = Result(UNKNOWN, model=model, stats=self.stats)
-        if not self._solve([]):
-            result.status = UNSATISFIABLE
-            return result
+        while not self._solve([]):
+            if not self._widen():
+                result.status = UNSATISFIABLE
+                return result
         values = self._answer()
         objective = model.objective
         shown_objective: tuple[int, ...] = ()
@@ -620,35 +650,132 @@ class Search:
         result.objective = best
         self._best = result
         minimise = objective.sense == "minimize"
-        # Domain values of the objective, best first; no answer lies before index `lo` (proven).
-        ranked = self.compiled.domain_values(objective.var)
-        if not minimise:
-            ranked.reverse()
-        position = {v: k for k, v in enumerate(ranked)}
-        lo = 0
-        while lo < position[best]:
-            # Bisection between the proven bound and the best answer, under an assumption:
-            # an UNSAT half is a proven bound (kept as a unit clause), a SAT half a better answer.
-            target = ranked[lo + (position[best] - lo) // 2]
-            bound = self._at_least_as_good(objective.var, target, minimise)
-            if bound is True or bound is False:  # decided by the domain: nothing to search there
-                lo = position[target] + 1 if bound is False else lo
-                if bound is True:
+        strategy = self.compiled.options.get("objective", "auto")
+        step = 1  # "gallop": how many open values the next target skips (doubles after SAT, halves after UNSAT)
+        better = (lambda v, w: v < w) if minimise else (lambda v, w: v > w)
+        # `open_values`: the objective's values better than the best answer that no proof has excluded,
+        # best first; the search ends when none is left.
+        open_values = self._ranked(minimise, best)
+        self._tighten(objective.var, best, minimise)
+        while open_values:
+            if self._shrink(open_values, minimise):
+                open_values = [v for v in self._ranked(minimise, None) if v in set(open_values)]
+                if not open_values:
                     break
+            # Bisection: the middle of the open values; linear: the worst open value (anything better than best);
+            # gallop: `step` values better than the best answer.
+            if strategy == "linear":
+                target = open_values[-1]
+            elif strategy == "gallop":
+                target = open_values[max(0, len(open_values) - step)]
+            else:
+                target = open_values[(len(open_values) - 1) // 2]
+            bound = self._at_least_as_good(objective.var, target, minimise)
+            if bound is not False and self._solve([] if bound is True else [bound]):
+                values = self._answer()
+                best = values[objective.var]
+                result.all_values = values
+                result.values = printed_values(model, values)
+                result.objective = best
+                if on_answer:
+                    on_answer(values, tuple(values[name] for name in objective.shown))
+                open_values = [v for v in open_values if better(v, best)]
+                self._tighten(objective.var, best, minimise)
+                step *= 2
                 continue
-            if not self._solve([bound]):
+            # No answer at least as good as target (by the domain, or proven): a bound, kept as a unit clause.
+            if bound is not False and bound is not True:
                 self.sat.add_clause([-bound])
-                lo = position[target] + 1
-                continue
-            values = self._answer()
-            best = values[objective.var]
-            result.all_values = values
-            result.values = printed_values(model, values)
-            result.objective = best
-            if on_answer:
-                on_answer(values, tuple(values[name] for name in objective.shown))
+            open_values = [v for v in open_values if better(target, v)]
+            step = max(1, step // 2)
         result.status = OPTIMUM
         return result
+
+    def _shrink(self, open_values: list[int], minimise: bool) -> bool:
+        """Re-encode with the objective's domain cut to the open values, when that pays; True if it did.
+
+        The order encoding's size follows the domains, and bounds propagation
+        carries an objective bound into every variable the objective bounds
+        (Golomb rulers: the marks and their differences; shop scheduling: every
+        start time), so a CNF built for the whole declared range is mostly about
+        values no better answer can use. With ``shrink=auto`` the problem is compiled
+        again, in a fresh solver, once at most half the objective's values (of the
+        last CNF, or of the last check) are still open, the CNF has at least
+        `SHRINK_MIN_CLAUSES` clauses, the SAT calls since the last encoding took about
+        as much CPU as encoding the smaller CNF would (`COMPILE_CPU_PER_CLAUSE`), and the estimate (`estimated_clauses`, which only
+        normalises) says the new CNF is at least `SHRINK_MIN_GAIN` smaller.
+        The learnt clauses are lost; the proven bounds are kept in the new domain.
+        """
+        mode = self.compiled.options.get("shrink", "auto")
+        if mode == "off":
+            return False
+        var = self.model.objective.var
+        checked = self._shrink_checked or len(self.compiled.domain_values(var))
+        if 2 * len(open_values) > checked:
+            return False
+        if mode == "auto":
+            if self.compiled.num_clauses < SHRINK_MIN_CLAUSES:
+                return False
+            # Only once the search has cost about what compiling the smaller CNF would: easy searches end first.
+            if self._search_cpu < (1 - SHRINK_MIN_GAIN) * self.compiled.num_clauses * COMPILE_CPU_PER_CLAUSE:
+                return False
+            from csp2sat.compiler import estimated_clauses
+
+            self._shrink_checked = len(open_values)
+            options = dict(self.compiled.options)
+            if self._estimate is None:
+                self._estimate = estimated_clauses(self.compiled.model, options)
+            narrowed = estimated_clauses(_with_objective_range(self.model, min(open_values), max(open_values)), options)
+            if narrowed > (1 - SHRINK_MIN_GAIN) * self._estimate:
+                return False
+            self._estimate = narrowed
+        self._recompile(min(open_values), max(open_values))
+        self._shrink_checked = 0
+        return True
+
+    def _widen(self) -> bool:
+        """After UNSAT in a CNF built for the best values of the objective only (`compile_for_search`),
+        re-encode for the other values; False when the CNF held every value (the problem is unsatisfiable)."""
+        window = getattr(self.compiled, "objective_window", None)
+        if window is None:
+            return False
+        declared = self.model.int_vars[self.model.objective.var].domain
+        if self.model.objective.sense == "minimize":
+            self._recompile(window[1] + 1, declared.ub)
+        else:
+            self._recompile(declared.lb, window[0] - 1)
+        return True
+
+    def _recompile(self, lo: int, hi: int) -> None:
+        """Compile the model again, in a fresh solver, with the objective's values limited to lo..hi."""
+        from csp2sat.compiler import compile_model
+
+        start = time.perf_counter()
+        self.sat.delete()  # first: the old solver's memory is not needed any more
+        compiled = compile_model(_with_objective_range(self.model, lo, hi), options=dict(self.compiled.options),
+                                 single_answer=True)
+        self.sat = new_solver(self.solver_name)
+        compiled.load(self.sat)
+        self.compiled = compiled
+        self._search_cpu = 0.0
+        self.stats["shrinks"] = self.stats.get("shrinks", 0) + 1
+        self.stats["shrink_s"] = self.stats.get("shrink_s", 0.0) + time.perf_counter() - start
+        self.stats["cnf_clauses_last"] = compiled.num_clauses
+
+    def _ranked(self, minimise: bool, best: int | None) -> list[int]:
+        """The objective's domain values in the current CNF, best first, that are better than `best` (if given)."""
+        ranked = self.compiled.domain_values(self.model.objective.var)
+        if not minimise:
+            ranked.reverse()
+        if best is not None:
+            ranked = [v for v in ranked if (v < best if minimise else v > best)]
+        return ranked
+
+    def _tighten(self, var: str, best: int, minimise: bool) -> None:
+        """Only answers better than `best` are wanted from now on: a unit clause says so."""
+        lit = self._at_least_as_good(var, best - 1 if minimise else best + 1, minimise)
+        if lit is not True and lit is not False:  # False: the best value of the domain, nothing left to ask
+            self.sat.add_clause([lit])
 
     def _at_least_as_good(self, var: str, target: int, minimise: bool) -> Union[int, bool]:
         """The literal saying "objective ≤ target" (maximising: "≥ target"); True/False when the domain decides."""
@@ -658,6 +785,61 @@ class Search:
         if isinstance(below, bool):
             return not below
         return -below
+
+
+def _with_objective_range(model: Model, lo: int, hi: int) -> Model:
+    """`model` with the objective variable's domain cut to lo..hi (constraints shared, not copied)."""
+    from dataclasses import replace
+
+    from csp2sat.syntax import Domain
+
+    var = model.int_vars[model.objective.var]
+    domain = Domain.of([(max(a, lo), min(b, hi)) for a, b in var.domain.intervals])
+    return replace(model, int_vars={**model.int_vars, var.name: replace(var, domain=domain)})
+
+
+def compile_for_search(model: Model, options: Mapping[str, str] | None = None):
+    """`compile_model` for one (optimal) answer; a big CNF with an objective is first built for its best values.
+
+    With ``shrink=auto`` and an objective of at least `PROBE_MIN_VALUES` values whose whole
+    CNF would have `PROBE_MIN_CLAUSES` clauses or more (estimated), and if the estimate for the
+    best quarter of the objective's values is `SHRINK_MIN_GAIN` smaller, the CNF is built for that
+    quarter only (bounds propagation carries the cut into
+    every variable the objective bounds); `Search` re-encodes for the rest if that part has
+    no answer. ``shrink=on`` does so whatever the size (for tests and comparisons).
+    """
+    from csp2sat.compiler import compile_model, estimated_clauses
+
+    opts = dict(options or {})
+    objective = model.objective
+    mode = opts.get("shrink", "auto")
+    size = model.int_vars[objective.var].domain.size if objective is not None else 0
+    if mode != "off" and (size >= PROBE_MIN_VALUES or (mode == "on" and size >= 4)):
+        domain = model.int_vars[objective.var].domain
+        keep = size // 4
+        if objective.sense == "minimize":
+            window = (domain.lb, _nth_value(domain, keep - 1))
+        else:
+            window = (_nth_value(domain, size - keep), domain.ub)
+        probe = mode == "on"
+        if not probe:
+            full = estimated_clauses(model, opts)
+            probe = full >= PROBE_MIN_CLAUSES and (
+                estimated_clauses(_with_objective_range(model, *window), opts) <= (1 - SHRINK_MIN_GAIN) * full)
+        if probe:
+            compiled = compile_model(_with_objective_range(model, *window), options=opts, single_answer=True)
+            compiled.objective_window = window
+            return compiled
+    return compile_model(model, options=opts, single_answer=True)
+
+
+def _nth_value(domain, k: int) -> int:
+    """The k-th smallest value of `domain` (from 0), without listing the values."""
+    for lo, hi in domain.intervals:
+        if k <= hi - lo:
+            return lo + k
+        k -= hi - lo + 1
+    raise IndexError(k)
 
 
 def _as_model(model_or_text) -> Model:
@@ -699,7 +881,7 @@ def solve(
         watchdog.check()
         model = _as_model(model_or_text)
         stats["parse_s"] = time.perf_counter() - start
-        compiled = compile_model(model, options=dict(options or {}))
+        compiled = compile_for_search(model, options)
         stats.update(compiled.stats)
         stats["cnf_vars"] = compiled.num_vars
         stats["cnf_clauses"] = compiled.num_clauses

@@ -71,8 +71,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="choose an encoding for comparison (repeatable): alldifferent=auto|pairwise|amo, "
         "cardinality=auto|totalizer|order, large=auto|log|order, split=auto|shared|onesided "
         "(long sums: shared two-sided helpers, or separate ones per side), satmode=auto|default|focus|stable "
-        "(CaDiCaL's search: its own alternation, focused or stable mode only; focus helps big permutations); "
-        "auto (the default) picks per constraint",
+        "(CaDiCaL's search: its own alternation, focused or stable mode only; focus helps big permutations), "
+        "objective=auto|binary|linear|gallop (how an objective is improved), "
+        "shrink=auto|on|off (re-encode with the objective's domain cut to the values still open), "
+        "symmetry=auto|on|off (value symmetry breaking, one answer only); auto (the default) picks per constraint",
     )
     solve_modes.add_arguments(parser)
     from csp2sat.commands import sugar_modes
@@ -191,7 +193,7 @@ def _run_portfolio(args: argparse.Namespace, model, options: dict[str, str], out
     from csp2sat.parallel import portfolio_solve
 
     start = time.perf_counter()
-    compiled = compile_model(model, options=options)
+    compiled = compile_model(model, options=options, single_answer=True)
     compile_s = time.perf_counter() - start
     answers = _SugarAnswers(args, model, out)
     timeout = None if args.timeout is None else max(0.0, args.timeout - compile_s)

@@ -1,0 +1,186 @@
+"""Objective search strategies (-O objective=, shrink=) and value symmetry breaking (-O symmetry=).
+
+Every strategy must reach the optimum the default reaches and brute force
+computes, print strictly improving ``o`` lines and end with ``s OPTIMUM FOUND``;
+symmetry breaking must keep at least one optimal answer and apply only where the
+values are interchangeable (tests/bruteforce.py is the reference).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+import csp2sat
+from bruteforce import brute_force
+from csp_strategies import csp_texts
+from csp2sat.diagnostics import CspError
+from csp2sat.symmetry import break_value_symmetry, interchangeable_groups
+
+EXAMPLES = Path(__file__).parent / "conformance" / "sugar-examples"
+EXPECTED = json.loads((EXAMPLES / "expected.json").read_text(encoding="utf-8"))
+STRATEGIES = [
+    {"objective": "binary", "shrink": "off"},
+    {"objective": "linear", "shrink": "off"},
+    {"objective": "binary", "shrink": "on"},
+    {"objective": "linear", "shrink": "on"},
+    {"objective": "auto", "shrink": "auto", "symmetry": "off"},
+]
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+
+
+def _check(text: str, options: dict[str, str]) -> None:
+    model = csp2sat.parse(text)
+    expected = brute_force(model)
+    answers: list[int] = []
+    result = csp2sat.solve(model, options=options, on_answer=lambda values, shown: answers.append(values[model.objective.var]))
+    assert result.status == expected.status, (options, text)
+    assert result.objective == expected.optimum, (options, text)
+    if expected.status == "UNSATISFIABLE":
+        return
+    minimise = model.objective.sense == "minimize"
+    assert all((b < a) if minimise else (b > a) for a, b in zip(answers, answers[1:])), (answers, text)
+    assert answers[-1] == result.objective
+    shown = tuple(result.values[k] for k in expected.printed)
+    assert shown in expected.answers, (options, text)
+
+
+@SETTINGS
+@given(csp_texts(), st.sampled_from(STRATEGIES))
+def test_every_strategy_finds_the_brute_force_optimum(text: str, options: dict[str, str]) -> None:
+    assume("(objective" in text)
+    try:
+        csp2sat.parse(text)
+    except CspError:
+        assume(False)
+    _check(text, options)
+
+
+@st.composite
+def colourings(draw: st.DrawFn) -> str:
+    """Small colouring-like problems: ≠ edges and alldifferents over interchangeable colours, bounded by an
+    objective variable, sometimes with a constraint that breaks the interchangeability."""
+    n = draw(st.integers(2, 6))
+    k = draw(st.integers(1, 4))
+    lines = [f"(int c {draw(st.integers(0, 2))} {k + 1})"]
+    lines.append(f"(objective {draw(st.sampled_from(['minimize', 'maximize']))} c)")
+    lines += [f"(int x{i} 1 {k})" for i in range(n)]
+    strict = draw(st.booleans())
+    for i in range(n):
+        if draw(st.integers(0, 5)):
+            lines.append(f"(< x{i} c)" if strict else f"(>= c x{i})")
+    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    for i, j in draw(st.lists(st.sampled_from(pairs), max_size=8, unique=True)):
+        lines.append(f"(!= x{i} x{j})")
+    if n >= 3 and draw(st.booleans()):
+        trio = draw(st.lists(st.integers(0, n - 1), min_size=3, max_size=3, unique=True))
+        lines.append("(alldifferent " + " ".join(f"x{i}" for i in trio) + ")")
+    noise = draw(st.sampled_from(["", "(= x0 2)", "(>= x1 c)", "(<= x0 x1)", "(!= x0 3)", "(int y 1 2)(!= x0 y)"]))
+    lines.append(noise)
+    return "\n".join(lines) + "\n"
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(colourings(), st.sampled_from(STRATEGIES + [{"symmetry": "on"}]))
+def test_symmetry_breaking_keeps_an_optimal_answer(text: str, options: dict[str, str]) -> None:
+    try:
+        csp2sat.parse(text)
+    except CspError:
+        assume(False)  # e.g. a noise constraint naming x1 when n = ... (never: n >= 2), kept for safety
+    _check(text, options)
+
+
+def test_colouring_groups_are_found() -> None:
+    model = csp2sat.parse((EXAMPLES / "gcp-myciel3.csp").read_text(encoding="utf-8"))
+    groups = interchangeable_groups(model)
+    assert len(groups) == 1 and sorted(groups[0]) == sorted(v for v in model.int_vars if v != "color")
+    broken, added = break_value_symmetry(model)
+    assert added == 2 * len(groups[0]) - 2  # x1 = lo, then xi ≤ max(x1..xi-1) + 1 with one max variable per step
+    assert all(name.startswith("_") for name in set(broken.int_vars) - set(model.int_vars))
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        "(>= x c)",  # a lower bound: renaming to small values could break it
+        "(= x 2)",  # a constant pins a value
+        "(<= x y)",  # an order between two colours
+        "(int z 1 3)(!= x z)",  # a partner outside the group (z has no bound by c)
+        "(int w 1 4)(!= w y)(<= w c)",  # another domain in the same ≠ graph
+        "(<= x 2)",  # a bound the others lack
+    ],
+)
+def test_groups_exclude_what_is_not_interchangeable(extra: str) -> None:
+    base = "(int c 1 3)(objective minimize c)(int x 1 3)(int y 1 3)(<= x c)(<= y c)(!= x y)\n"
+    groups = interchangeable_groups(csp2sat.parse(base + extra))
+    assert not any("x" in g for g in groups), extra
+    assert interchangeable_groups(csp2sat.parse(base)) == [["x", "y"]]
+
+
+def test_objective_variable_is_never_renamed() -> None:
+    text = "(int x 1 3)(int y 1 3)(!= x y)(objective maximize x)"
+    assert interchangeable_groups(csp2sat.parse(text)) == []
+    assert csp2sat.solve(text, options={"symmetry": "on"}).objective == 3
+
+
+@pytest.mark.parametrize("options", STRATEGIES + [{"symmetry": "on"}], ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+@pytest.mark.parametrize("name", ["gcp-myciel3.csp", "golombRuler-8.csp", "oss-gp03-01.csp"])
+def test_conformance_optima_with_every_strategy(name: str, options: dict[str, str]) -> None:
+    result = csp2sat.solve((EXAMPLES / name).read_text(encoding="utf-8"), options=options)
+    assert result.status == "OPTIMUM FOUND"
+    assert result.objective == EXPECTED[name]["objective"]
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "csp2sat", *args], capture_output=True, text=True, cwd=cwd, timeout=300)
+
+
+@pytest.mark.parametrize("strategy", ["objective=binary", "objective=linear", "shrink=on", "symmetry=off"])
+def test_cli_prints_improving_objectives_then_optimum(strategy: str, tmp_path: Path) -> None:
+    proc = _cli("solve", "-O", strategy, str(EXAMPLES / "golombRuler-8.csp"), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    values = [int(line.split()[1]) for line in lines if line.startswith("o ")]
+    assert values and values == sorted(values, reverse=True) and len(set(values)) == len(values)
+    assert values[-1] == 34 and lines[0] == "s SATISFIABLE" and lines[-1] == "s OPTIMUM FOUND"
+
+
+def test_cli_refuses_symmetry_breaking_when_counting(tmp_path: Path) -> None:
+    proc = _cli("solve", "--count", "-O", "symmetry=on", str(EXAMPLES / "gcp-myciel3.csp"), cwd=tmp_path)
+    assert proc.returncode == 2 and "symmetry" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_cli_refuses_an_unknown_strategy(tmp_path: Path) -> None:
+    proc = _cli("solve", "-O", "objective=random", str(EXAMPLES / "gcp-myciel3.csp"), cwd=tmp_path)
+    assert proc.returncode == 2 and "objective" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_counting_optimal_colourings_is_not_changed_by_default(tmp_path: Path) -> None:
+    # --count under an objective counts every optimal answer: the default symmetry=auto must not apply there.
+    text = "(int c 1 3)(objective minimize c)(int x 1 3)(int y 1 3)(int z 1 3)(<= x c)(<= y c)(<= z c)(!= x y)(!= y z)\n"
+    (tmp_path / "col.csp").write_text(text, encoding="utf-8")
+    proc = _cli("solve", "--count", "col.csp", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "c SOLUTIONS 2" in proc.stdout  # x = z ≠ y with two colours: (1,2,1) and (2,1,2)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # y has no bound by c: renaming y first to 1 would push x to 2 and c with it.
+        "(int c 1 3)(objective minimize c)(int y 1 3)(int x 1 3)(<= x c)(!= x y)",
+        # x1 bounds x0 from above: renaming x1 to 1 would leave no room for x0 ≥ 2.
+        "(int c 1 3)(objective minimize c)(int x0 1 3)(int x1 1 3)(int x2 1 3)(<= x0 c)(<= x1 c)(<= x2 c)"
+        "(>= x0 2)(<= x0 x1)(!= x1 x2)",
+        # x ≥ c: a lower bound.
+        "(int c 1 3)(objective maximize c)(int x 1 3)(int y 1 3)(<= y c)(>= x c)(!= x y)",
+    ],
+)
+def test_symmetry_breaking_keeps_the_optimum_where_it_must_not_apply(text: str) -> None:
+    _check(text, {"symmetry": "on"})
