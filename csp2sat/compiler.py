@@ -42,8 +42,6 @@ LOG_THRESHOLD = 1 << 16
 # ... and so are variables with more values than this that share a linear literal with a log
 # variable: as order-encoded inputs of a binary sum they would give one input per value.
 LOG_LINK_THRESHOLD = 64
-# "int=auto": a variable is direct-encoded only up to this many values (its at-most-one grows with them).
-DIRECT_MAX = 1 << 10
 
 
 class Compiled:
@@ -387,47 +385,18 @@ def _direct_clauses(normal: NormalCSP, order: OrderEncoding) -> Iterator[tuple[l
         i += 1
 
 
-def _choose_direct(normal: NormalCSP, is_log: list[bool], choice: str, objective: int | None) -> list[bool]:
+def _choose_direct(normal: NormalCSP, is_log: list[bool], choice: str) -> list[bool]:
     """Which integer variables get the direct (one-hot) encoding (option ``int``; see docs/encodings.md).
 
-    ``auto``: variables of 3 to `DIRECT_MAX` values, not log-encoded, not the
-    objective, used only in alldifferent and in literals that, per clause, say
-    ``x = c`` or ``x ≠ c`` (the placement and cell numbers of puzzle files).
     ``direct``: every variable of more than 2 values that is not log-encoded.
+    ``auto`` is ``order``: the direct encoding was measured slower on every family
+    where it applies (n-queens 100/200, the pentomino count; docs/performance.md),
+    so it is only there for comparison.
     """
     doms = normal.int_domains
-    if choice == "order":
-        return [False] * len(doms)
     if choice == "direct":
         return [d.size > 2 and not lg for d, lg in zip(doms, is_log)]
-    cand = [2 < d.size <= DIRECT_MAX and not lg for d, lg in zip(doms, is_log)]
-    if objective is not None:
-        cand[objective] = False
-    if not any(cand):
-        return cand
-    # Judge each clause's literals on one candidate as a set of values, with pairs merged as
-    # the encoder will merge them: a candidate stays direct if every such set is {c} or all but c.
-    probe = OrderEncoding([d if c else Domain.range(0, 0) for d, c in zip(doms, cand)], Pool(), cand)
-    for lits, _ in _direct_clauses(normal, probe):
-        spans: dict[int, list[tuple[int, int]]] = {}
-        for lit in lits:
-            if isinstance(lit, DirectRange):
-                spans.setdefault(lit.var, []).append((lit.lo, lit.hi))
-            elif isinstance(lit, Linear):
-                if len(lit.vars) == 1:
-                    v = lit.vars[0]
-                    if cand[v]:
-                        spans.setdefault(v, []).append(probe.index_range(v, lit.coefs[0], lit.c))
-                else:
-                    for v in lit.vars:
-                        cand[v] = False
-        for v, sp in spans.items():
-            if not cand[v]:
-                continue
-            size = len({k for lo, hi in sp for k in range(lo, hi)})
-            if size not in (1, doms[v].size - 1, doms[v].size):
-                cand[v] = False
-    return cand
+    return [False] * len(doms)
 
 
 class _Seen:
@@ -513,10 +482,7 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
     sels = [pool.new() for _ in model.constraints] if selectors else None
     is_log = _choose_log(normal, opts["large"])
     memory.check_cnf(model, normal, is_log, opts, PAIRWISE_LIMIT)
-    objective = None
-    if model.objective is not None:
-        objective = next(i for i, name in enumerate(normal.int_names) if name == model.objective.var)
-    is_direct = _choose_direct(normal, is_log, opts["int"], objective)
+    is_direct = _choose_direct(normal, is_log, opts["int"])
     out = ClauseBuffer()
     # A log variable gets no order literals: its place in the order encoding is a one-value stand-in.
     order = OrderEncoding([Domain.range(0, 0) if lg else d for d, lg in zip(normal.int_domains, is_log)], pool,

@@ -61,8 +61,8 @@ class OrderEncoding:
         """The clauses ``p(x ≤ vₖ) → p(x ≤ vₖ₊₁)`` of every variable (direct ones: exactly one value)."""
         lits = out.lits
         direct = self.direct
-        for i, (vals, base) in enumerate(zip(self.values, self.base)):
-            if direct and direct[i]:
+        for var, (vals, base) in enumerate(zip(self.values, self.base)):
+            if direct and direct[var]:
                 n = len(vals)
                 out.add(range(base, base + n))
                 at_most_one(range(base, base + n), [], self._pool, out)
