@@ -67,6 +67,12 @@ class Compiled:
         self._int_index = {name: i for i, name in enumerate(normal.int_names) if name is not None}
         self._bool_index = {name: i for i, name in enumerate(normal.bool_names) if name is not None}
 
+    def __getstate__(self) -> dict[str, Any]:
+        # The solvers loaded here stay in this process: a copy sent to a worker (-j N) loads its own.
+        state = dict(self.__dict__)
+        state["_sinks"] = []
+        return state
+
     # ------------------------------------------------------------ the CNF
 
     @property
