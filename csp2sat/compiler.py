@@ -30,11 +30,13 @@ from csp2sat.diagnostics import CspError, Exit
 from csp2sat.normalise import MAX_DOMAIN_SIZE, MAX_LOG_DOMAIN_SIZE, MAX_SUM_TERMS, Linear, NormalCSP, normalise
 from csp2sat.syntax import Domain, Model, Objective
 
-DEFAULT_OPTIONS: dict[str, str] = {"alldifferent": "auto", "cardinality": "auto", "large": "auto", "split": "auto",
-                                   "satmode": "auto", "objective": "auto", "shrink": "auto", "symmetry": "auto"}
+DEFAULT_OPTIONS: dict[str, str] = {
+    "alldifferent": "auto", "cardinality": "auto", "int": "auto", "large": "auto", "split": "auto",
+    "satmode": "auto", "objective": "auto", "shrink": "auto", "symmetry": "auto",
+}
 OPTION_CHOICES: dict[str, tuple[str, ...]] = {
-    "alldifferent": ALLDIFF_METHODS, "cardinality": CARDINALITY_METHODS, "large": ("auto", "log", "order"),
-    "split": ("auto", "shared", "onesided"),
+    "alldifferent": ALLDIFF_METHODS, "cardinality": CARDINALITY_METHODS, "int": ("auto", "order", "direct"),
+    "large": ("auto", "log", "order"), "split": ("auto", "shared", "onesided"),
     # Not an encoding: how the SAT solver searches (csp2sat.solver.SAT_MODES); carried here so that
     # every -O choice travels in one place, with the CNF it belongs to.
     "satmode": ("auto", "default", "focus", "stable"),
@@ -73,6 +75,12 @@ class Compiled:
         self._int_index = {name: i for i, name in enumerate(normal.int_names) if name is not None}
         self._bool_index = {name: i for i, name in enumerate(normal.bool_names) if name is not None}
 
+    def __getstate__(self) -> dict[str, Any]:
+        # The solvers loaded here stay in this process: a copy sent to a worker (-j N) loads its own.
+        state = dict(self.__dict__)
+        state["_sinks"] = []
+        return state
+
     # ------------------------------------------------------------ the CNF
 
     @property
@@ -97,14 +105,17 @@ class Compiled:
     def load(self, solver: Any) -> None:
         """Add every clause to a PySAT solver (and, later, clauses that `le_literal` of a log variable adds)."""
         solver.append_formula(self._buffer)
-        if self.log is not None:
+        if self.log is not None or self.order.direct:
             self._sinks.append(solver)
 
-    def _log_le(self, var: int, c: int) -> int | bool:
-        """``var ≤ c`` for a log variable: a comparator, built now, sent to the solvers already loaded."""
+    def _new_le(self, var: int, c: int) -> int | bool:
+        """``var ≤ c`` for a log or direct variable: clauses built now, sent to the solvers already loaded."""
         buf = self._buffer
         start, count = len(buf.lits), buf.count
-        lit = self.log.le_terms([(1, var)], c, {})
+        if self.log is not None and var in self.log.bits:
+            lit = self.log.le_terms([(1, var)], c, {})
+        else:
+            lit = self.order.le(var, c)
         if self._sinks and buf.count > count:
             new = ClauseBuffer()
             new.lits = buf.lits[start:]
@@ -152,6 +163,14 @@ class Compiled:
             return None
         return self.log.lb[i], list(self.log.bits[i])
 
+    def direct_literals(self, name: str) -> list[int] | None:
+        """For a direct-encoded int variable, the literal ``name = v`` of each of its `domain_values`; None otherwise."""
+        i = self._int_index[name]
+        if not self.order.is_direct(i):
+            return None
+        base = self.order.base[i]
+        return list(range(base, base + len(self.order.values[i])))
+
     def domain_values(self, name: str) -> list[int]:
         """The values int variable `name` can take after tightening, ascending (a new list)."""
         i = self._int_index[name]
@@ -162,8 +181,8 @@ class Compiled:
     def le_literal(self, name: str, c: int) -> int | bool:
         """The literal for int variable `name` ≤ c (True/False when the domain decides)."""
         i = self._int_index[name]
-        if self.log is not None and i in self.log.bits:
-            return self._log_le(i, c)
+        if (self.log is not None and i in self.log.bits) or self.order.is_direct(i):
+            return self._new_le(i, c)
         return self.order.le(i, c)
 
     def value_literals(self, name: str, value: int | bool) -> list[int]:
@@ -219,7 +238,7 @@ def _log_literal(lit: Linear, order: OrderEncoding, log: LogEncoding | None) -> 
     """The literal ⇔ `lit` by binary arithmetic when it involves a log variable, else None."""
     if log is None or not any(v in log.bits for v in lit.vars):
         return None
-    others = {v: (order.values[v], order.base[v]) for v in lit.vars if v not in log.bits}
+    others = {v: (order.values[v], order.le_literals(v)) for v in lit.vars if v not in log.bits}
     return log.le_terms(list(zip(lit.coefs, lit.vars)), lit.c, others)
 
 
@@ -229,6 +248,10 @@ def _encode_clause(lits: list, prefix: list[int], order: OrderEncoding, pool: Po
     if len(lits) == 1 and isinstance(lits[0], Linear) and len(lits[0].vars) > MAX_SUM_TERMS:
         cards.add_at_most(*_count_inputs(lits[0], order), prefix)  # a count alone: no output literal needed
         return
+    if order.direct:
+        lits, prefix = _direct_part(lits, prefix, order)
+        if lits is None:
+            return
     simple = list(prefix)
     complex_: list[Linear] = []
     for lit in lits:
@@ -283,6 +306,111 @@ def _encode_clause(lits: list, prefix: list[int], order: OrderEncoding, pool: Po
         simple.append(b)
     first = complex_[0]
     order.encode_le(first.coefs, first.vars, first.c, simple, out)
+
+
+class DirectRange:
+    """The literal "direct variable `var` takes one of its values ``lo..hi-1`` (by index)": two clauses merged."""
+
+    __slots__ = ("var", "lo", "hi")
+
+    def __init__(self, var: int, lo: int, hi: int) -> None:
+        self.var, self.lo, self.hi = var, lo, hi
+
+
+def _direct_part(lits: list, prefix: list[int], order: OrderEncoding) -> "tuple[list | None, list[int]]":
+    """Encode the literals of `lits` that bound one direct variable: (the other literals, prefix + their CNF).
+
+    The literals on one direct variable x in a clause together say x ∈ S (a union of
+    index ranges): the clause gets ``¬(x = v)`` when S misses one value v, else
+    ``x = v`` for each v in S. None for the literals when S is every value (the clause holds).
+    """
+    ranges: dict[int, list[tuple[int, int]]] = {}
+    rest = []
+    for lit in lits:
+        if isinstance(lit, DirectRange):
+            ranges.setdefault(lit.var, []).append((lit.lo, lit.hi))
+        elif isinstance(lit, Linear) and len(lit.vars) == 1 and order.is_direct(lit.vars[0]):
+            ranges.setdefault(lit.vars[0], []).append(order.index_range(lit.vars[0], lit.coefs[0], lit.c))
+        else:
+            rest.append(lit)
+    if not ranges:
+        return lits, prefix
+    extra = list(prefix)
+    for var, spans in ranges.items():
+        n = len(order.values[var])
+        allowed = sorted({k for lo, hi in spans for k in range(lo, hi)})
+        base = order.base[var]
+        if len(allowed) == n:
+            return None, prefix
+        if len(allowed) == n - 1:
+            missing = next(k for k, a in enumerate(allowed + [n]) if a != k)
+            extra.append(-(base + missing))
+        else:
+            extra.extend(base + k for k in allowed)
+    return rest, extra
+
+
+def _direct_interval(lit: object, order: OrderEncoding) -> "tuple[int, int, int] | None":
+    """(var, lo, hi) when `lit` bounds one direct variable, else None."""
+    if isinstance(lit, Linear) and len(lit.vars) == 1 and order.is_direct(lit.vars[0]):
+        return (lit.vars[0], *order.index_range(lit.vars[0], lit.coefs[0], lit.c))
+    return None
+
+
+def _same_literal(a: object, b: object) -> bool:
+    if isinstance(a, Linear):
+        return isinstance(b, Linear) and a.coefs == b.coefs and a.vars == b.vars and a.c == b.c
+    return a == b and type(a) is type(b)
+
+
+def _merged_pair(first: list, second: list, order: OrderEncoding) -> list | None:
+    """``P ∨ A`` and ``P ∨ B`` as one clause ``P ∨ (A ∧ B)`` when A and B bound the same direct variable.
+
+    The normaliser distributes ``P ∨ x = c`` into ``P ∨ x ≤ c`` and ``P ∨ x ≥ c``
+    (last literal of two consecutive clauses); for a direct variable that
+    conjunction is the single literal ``x = c``.
+    """
+    if len(first) != len(second) or not first:
+        return None
+    a = _direct_interval(first[-1], order)
+    if a is None:
+        return None
+    b = _direct_interval(second[-1], order)
+    if b is None or b[0] != a[0]:
+        return None
+    if not all(_same_literal(x, y) for x, y in zip(first[:-1], second[:-1])):
+        return None
+    return first[:-1] + [DirectRange(a[0], max(a[1], b[1]), min(a[2], b[2]))]
+
+
+def _direct_clauses(normal: NormalCSP, order: OrderEncoding) -> Iterator[tuple[list, int]]:
+    """(clause, origin) of the normalised problem, with pairs for direct variables merged (`_merged_pair`)."""
+    clauses, origins = normal.clauses, normal.origins
+    i, n = 0, len(clauses)
+    while i < n:
+        lits, origin = clauses[i], origins[i]
+        if i + 1 < n and origins[i + 1] == origin:
+            merged = _merged_pair(lits, clauses[i + 1], order)
+            if merged is not None:
+                yield merged, origin
+                i += 2
+                continue
+        yield lits, origin
+        i += 1
+
+
+def _choose_direct(normal: NormalCSP, is_log: list[bool], choice: str) -> list[bool]:
+    """Which integer variables get the direct (one-hot) encoding (option ``int``; see docs/encodings.md).
+
+    ``direct``: every variable of more than 2 values that is not log-encoded.
+    ``auto`` is ``order``: the direct encoding was measured slower on every family
+    where it applies (n-queens 100/200, the pentomino count; docs/performance.md),
+    so it is only there for comparison.
+    """
+    doms = normal.int_domains
+    if choice == "direct":
+        return [d.size > 2 and not lg for d, lg in zip(doms, is_log)]
+    return [False] * len(doms)
 
 
 class _Seen:
@@ -393,15 +521,18 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
     sels = [pool.new() for _ in model.constraints] if selectors else None
     is_log = _choose_log(normal, opts["large"])
     memory.check_cnf(model, normal, is_log, opts, PAIRWISE_LIMIT)
-    # A log variable gets no order literals: its place in the order encoding is a one-value stand-in.
-    order = OrderEncoding([Domain.range(0, 0) if lg else d for d, lg in zip(normal.int_domains, is_log)], pool)
+    is_direct = _choose_direct(normal, is_log, opts["int"])
     out = ClauseBuffer()
+    # A log variable gets no order literals: its place in the order encoding is a one-value stand-in.
+    order = OrderEncoding([Domain.range(0, 0) if lg else d for d, lg in zip(normal.int_domains, is_log)], pool,
+                          is_direct if any(is_direct) else None, out)
     order.axioms(out)
     log = LogEncoding(normal.int_domains, is_log, pool, out) if any(is_log) else None
     guards = [[-s] for s in sels] if sels else None
     cards = Totalizers(pool, out)
     seen = _Seen()
-    for lits, origin in zip(normal.clauses, normal.origins):
+    clauses = _direct_clauses(normal, order) if order.direct else zip(normal.clauses, normal.origins)
+    for lits, origin in clauses:
         prefix = guards[origin] if guards and origin >= 0 else []
         _encode_clause(lits, prefix, order, pool, out, cards, log, seen)
     for ad in normal.alldiffs:
@@ -435,4 +566,5 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
         "num_clauses": out.count,
     }
     stats["log_vars"] = len(log.bits) if log else 0
+    stats["direct_vars"] = sum(order.direct)
     return Compiled(model, normal, order, pool, out, sels, opts, stats, log)

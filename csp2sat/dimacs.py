@@ -5,7 +5,9 @@ any SAT solver can run it. `build_map` records, for every user variable, how
 to read its value from a SAT assignment without recompiling: a Boolean's
 literal, and for an integer its domain values with, for each value ``a``, the
 order literal of ``x <= a`` (``true`` for the largest value; ``false``
-never occurs for a value of the domain). The map also records the source
+never occurs for a value of the domain), or, for a direct-encoded integer
+(``-O int``), its possible values with the literal of ``x = a`` each (``eq``),
+or for a log-encoded one its lower bound and bits. The map also records the source
 file's path and SHA-256, so `decode` can re-check the answer against the
 original constraints with the independent evaluator, and warn when the file
 is gone or has changed since encoding.
@@ -80,6 +82,12 @@ def build_map(compiled: Any, model: Any, source_path: str, source_text: str) -> 
             # A log-encoded variable (huge domain): its bits, not one literal per value.
             lb, bits = log
             int_vars.append({"name": var.name, "printed": not var.name.startswith("_"), "lb": lb, "bits": bits})
+            continue
+        eqs = compiled.direct_literals(var.name)
+        if eqs is not None:
+            # A direct-encoded variable: one literal "x = a" per value it can still take.
+            int_vars.append({"name": var.name, "printed": not var.name.startswith("_"),
+                             "values": compiled.domain_values(var.name), "eq": eqs})
             continue
         values = list(var.domain.values())
         int_vars.append(
@@ -166,6 +174,9 @@ def _map_problem(data: dict) -> str | None:
         if "bits" in var:
             if not (isinstance(var.get("lb"), int) and ints(var["bits"])):
                 return f'integer variable {name!r}: needs "lb" and a list of "bits"'
+        elif "eq" in var:
+            if not (ints(var.get("values")) and var["values"] and ints(var["eq"]) and len(var["eq"]) == len(var["values"])):
+                return f'integer variable {name!r}: needs "values" and one "eq" literal per value'
         elif not (
             ints(var.get("values")) and var["values"] and isinstance(var.get("le"), list)
             and len(var["le"]) == len(var["values"]) and all(literal(x) for x in var["le"])
@@ -257,6 +268,10 @@ def decode_assignment(mapping: dict, true_vars: set[int]) -> dict[str, int | boo
         if "bits" in var:  # log encoding: binary digits above the lower bound
             values[var["name"]] = var["lb"] + sum(1 << j for j, bit in enumerate(var["bits"]) if bit in true_vars)
             continue
+        if "eq" in var:  # direct encoding: the value whose literal is true
+            vals = var["values"]
+            values[var["name"]] = next((a for a, eq in zip(vals, var["eq"]) if eq in true_vars), vals[-1])
+            continue
         # Order encoding: the value is the smallest a with x <= a true.
         vals = var["values"]
         values[var["name"]] = next((a for a, le in zip(vals, var["le"]) if _holds(le, true_vars)), vals[-1])
@@ -278,7 +293,7 @@ def unassigned(mapping: dict, assigned: set[int]) -> list[tuple[str, int]]:
         assigned = assigned | set(range(free_above + 1, mapping.get("cnf", {}).get("vars", free_above) + 1))
     missing = []
     for var in mapping["int_vars"]:
-        for lit in var.get("bits", var.get("le", [])):
+        for lit in var.get("bits", var.get("eq", var.get("le", []))):
             if not isinstance(lit, bool) and abs(lit) not in assigned:
                 missing.append((var["name"], abs(lit)))
     for var in mapping["bool_vars"]:

@@ -412,7 +412,25 @@ class _Evaluator:
                 if key is not None:
                     self.calls[key] = results[-1]
                 continue
+            if expanded is not True and expanded is not False:
+                # An and/or part-way (`expanded` = how many arguments are done): stop at the first
+                # argument that decides it, so the rest (often large predicate bodies) is skipped.
+                done = expanded
+                if done and _truth(results[-1]) == (node.op == "or"):
+                    results[-1] = node.op == "or"  # that argument decides: (or ... true ...), (and ... false ...)
+                    continue
+                if done:
+                    results.pop()
+                if done == len(node.args):
+                    results.append(node.op == "and")
+                    continue
+                stack.append((node, frame_env, done + 1))
+                stack.append((node.args[done], frame_env, False))
+                continue
             if not expanded:
+                if node.op in _JUNCTIONS and not all(arg.op in _LEAVES for arg in node.args):
+                    stack.append((node, frame_env, 0))
+                    continue
                 if node.args and all(arg.op in _LEAVES for arg in node.args):
                     # Most nodes of generated files apply an operator to variables and
                     # constants: evaluate those leaves in place, without stack frames.
@@ -514,6 +532,7 @@ def _predicates_with_cumulative(model: Model) -> set[str]:
 _CALL = object()  # the key of a callee environment that holds (predicate, call node, caller environment)
 _RETURN = Node("_ret")
 _LEAVES = frozenset({"const", "ivar", "bvar", "param"})
+_JUNCTIONS = frozenset({"and", "or"})
 
 
 # ---------------------------------------------------------------- public API

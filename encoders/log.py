@@ -190,8 +190,12 @@ class LogEncoding:
             raise ValueError(f"value {value} is outside the domain")
         return [b if (d >> j) & 1 else -b for j, b in enumerate(bits)]
 
-    def le_terms(self, terms: Sequence[tuple[int, int]], c: int, order_values: "dict[int, tuple[list[int], int]]") -> Lit:
-        """The literal ⇔ ``Σ a·x ≤ c`` over (a, var) terms; order-encoded vars are given as var -> (values, base)."""
+    def le_terms(self, terms: Sequence[tuple[int, int]], c: int,
+                 order_values: "dict[int, tuple[list[int], Sequence[int]]]") -> Lit:
+        """The literal ⇔ ``Σ a·x ≤ c`` over (a, var) terms.
+
+        Order-encoded vars are given as var -> (values, les) with ``les[i]`` the literal ``x ≤ values[i]``.
+        """
         weighted: list[tuple[int, int]] = []
         k = c
         for a, var in terms:
@@ -205,13 +209,13 @@ class LogEncoding:
                         k -= w
                         weighted.append((-w, -b))
                 continue
-            values, base = order_values[var]
+            values, les = order_values[var]
             k -= a * values[0]
             for i in range(len(values) - 1):
                 w = a * (values[i + 1] - values[i])  # paid when x > values[i], i.e. ¬p(x ≤ values[i])
                 if w > 0:
-                    weighted.append((w, -(base + i)))
+                    weighted.append((w, -les[i]))
                 else:
                     k -= w
-                    weighted.append((-w, base + i))
+                    weighted.append((-w, les[i]))
         return self.gates.at_most(self.gates.sum_bits(weighted), k)

@@ -11,6 +11,14 @@ letting the first terms take their low values, the last term must fit in
 what is left. The term with the largest domain goes last, because its
 literal is found by bisection instead of enumeration; a sum of m terms with
 domains d₁..dₘ costs at most d₁·...·dₘ₋₁ clauses.
+
+Variables marked *direct* (the compiler's choice, option ``int``) get the
+direct (one-hot) encoding instead: one CNF variable ``p(x = vₖ)`` per value,
+an at-least-one clause and an at-most-one (`encoders.cardinality.at_most_one`).
+Every method below answers for them too, so that no other encoder needs to
+know: `equal`/`not_equal` are single literals, and `le` (for the rare direct
+variable in a sum or an objective bound) is built on demand as a ladder
+``p(x ≤ vₖ) ⇔ p(x ≤ vₖ₋₁) ∨ p(x = vₖ)`` of fully defined literals.
 """
 
 from __future__ import annotations
@@ -18,28 +26,47 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from typing import Callable, Sequence
 
+from csp2sat.encoders.cardinality import at_most_one
 from csp2sat.encoders.cnf import ClauseBuffer, Pool
 from csp2sat.syntax import Domain
+
 
 class OrderEncoding:
     """Order-encoding variables of a list of integer domains, from one shared pool."""
 
-    def __init__(self, domains: Sequence[Domain], pool: Pool) -> None:
+    def __init__(self, domains: Sequence[Domain], pool: Pool, direct: "Sequence[bool] | None" = None,
+                 out: "ClauseBuffer | None" = None) -> None:
+        """`direct[i]`: variable i gets the direct encoding (then `out` receives the clauses `le` adds later)."""
         self.values: list[list[int]] = [list(d.values()) for d in domains]
         self.base: list[int] = []
-        for vals in self.values:
-            self.base.append(pool.block(len(vals) - 1) if len(vals) > 1 else 0)
+        self.direct: list[bool] = [bool(x) and len(v) > 2 for x, v in zip(direct, self.values)] if direct else []
+        for i, vals in enumerate(self.values):
+            n = len(vals) if self.direct and self.direct[i] else len(vals) - 1
+            self.base.append(pool.block(n) if len(vals) > 1 else 0)
         self._equal: dict[tuple[int, int], "int | bool"] = {}
+        self._pool = pool
+        self._out = out
+        self._ladder: dict[int, list[int]] = {}  # direct var -> its p(x ≤ vₖ) literals built so far
 
     @property
     def num_order_vars(self) -> int:
-        """Number of CNF variables used by the order encoding."""
-        return sum(max(len(v) - 1, 0) for v in self.values)
+        """Number of CNF variables of the integer variables (order literals, or one per value when direct)."""
+        return sum(len(v) if self.direct and self.direct[i] else max(len(v) - 1, 0) for i, v in enumerate(self.values))
+
+    def is_direct(self, var: int) -> bool:
+        """True when `var` has the direct encoding."""
+        return bool(self.direct) and self.direct[var]
 
     def axioms(self, out: ClauseBuffer) -> None:
-        """The clauses ``p(x ≤ vₖ) → p(x ≤ vₖ₊₁)`` of every variable."""
+        """The clauses ``p(x ≤ vₖ) → p(x ≤ vₖ₊₁)`` of every variable (direct ones: exactly one value)."""
         lits = out.lits
-        for vals, base in zip(self.values, self.base):
+        direct = self.direct
+        for var, (vals, base) in enumerate(zip(self.values, self.base)):
+            if direct and direct[var]:
+                n = len(vals)
+                out.add(range(base, base + n))
+                at_most_one(range(base, base + n), [], self._pool, out)
+                continue
             for p in range(base, base + len(vals) - 2):
                 lits.extend((-p, p + 1, 0))
             out.count += max(len(vals) - 2, 0)
@@ -52,7 +79,40 @@ class OrderEncoding:
             return False
         if k == len(vals):
             return True
+        if self.direct and self.direct[var]:
+            return self._direct_le(var, k)
         return self.base[var] + k - 1
+
+    def _direct_le(self, var: int, k: int) -> int:
+        """``p(x ≤ v_{k-1})`` (1 ≤ k < n) of a direct variable, the ladder built up to k on demand."""
+        base = self.base[var]
+        n = len(self.values[var])
+        if k == n - 1:
+            return -(base + n - 1)  # x < the largest value
+        ladder = self._ladder.setdefault(var, [base])  # ladder[j] = p(x ≤ v_j); p(x ≤ v_0) = p(x = v_0)
+        out = self._out
+        while len(ladder) < k:
+            j = len(ladder)
+            prev, eq, lit = ladder[-1], base + j, self._pool.new()
+            # lit ⇔ prev ∨ eq
+            out.lits.extend((-lit, prev, eq, 0, lit, -prev, 0, lit, -eq, 0))
+            out.count += 3
+            ladder.append(lit)
+        return ladder[k - 1]
+
+    def le_literals(self, var: int) -> "Sequence[int]":
+        """``p(x ≤ vₖ)`` for every value but the largest (a direct variable's ladder is built whole)."""
+        n = len(self.values[var])
+        if self.direct and self.direct[var]:
+            return [self._direct_le(var, k) for k in range(1, n)]
+        return range(self.base[var], self.base[var] + n - 1)
+
+    def index_range(self, var: int, coef: int, c: int) -> tuple[int, int]:
+        """The value indices ``lo..hi-1`` of `var` that satisfy ``coef·var ≤ c`` (an empty range when none)."""
+        vals = self.values[var]
+        if coef > 0:
+            return 0, bisect_right(vals, c // coef)
+        return bisect_left(vals, -(c // -coef)), len(vals)
 
     def not_equal(self, var: int, value: int) -> "list[int] | None":
         """Literals whose disjunction says ``var ≠ value``; None when always true, [] when never."""
@@ -61,6 +121,8 @@ class OrderEncoding:
         if k == len(vals) or vals[k] != value:
             return None
         base = self.base[var]
+        if self.direct and self.direct[var]:
+            return [-(base + k)]
         lits = []
         if k > 0:
             lits.append(base + k - 1)  # x ≤ the previous value
@@ -88,6 +150,8 @@ class OrderEncoding:
             lit = False
         elif n == 1:
             lit = True
+        elif self.direct and self.direct[var]:
+            lit = base + k
         elif k == 0:
             lit = base
         elif k == n - 1:
@@ -104,6 +168,9 @@ class OrderEncoding:
         """The value of `var`: the smallest vₖ whose ``p(x ≤ vₖ)`` is true (`true(lit)` reads the model)."""
         vals = self.values[var]
         base = self.base[var]
+        if self.direct and self.direct[var]:
+            # Exactly one p(x = vₖ) is true in a model of the CNF (at-least-one, at-most-one).
+            return next((v for k, v in enumerate(vals) if true(base + k)), vals[-1])
         lo, hi = 0, len(vals) - 1  # answer in [lo, hi]; p(x ≤ v_{n-1}) is implicitly true
         while lo < hi:
             mid = (lo + hi) // 2
@@ -123,6 +190,11 @@ class OrderEncoding:
         vals = self.values[var]
         base = self.base[var]
         n = len(vals)
+        if self.direct and self.direct[var]:  # the ladder of order literals, built on demand
+            les = [0] + [self._direct_le(var, k) for k in range(1, n)]  # les[k] = p(x ≤ v_{k-1})
+            if a > 0:
+                return (vals if a == 1 else [a * v for v in vals]), les
+            return [a * v for v in reversed(vals)], [0] + [-les[n - k] for k in range(1, n)]
         if a > 0:
             ys = vals if a == 1 else [a * v for v in vals]
             lts = range(base - 1, base + n - 1)  # lts[k] = p(x ≤ v_{k-1}); lts[0] unused

@@ -47,12 +47,12 @@ def _parse(text: str):
         pytest.fail(f"the front end rejects a generated file: {err}\n{text}")
 
 
-def _compiled_answers(model) -> tuple[str, int | None, set[tuple]]:
+def _compiled_answers(model, options: dict[str, str] | None = None) -> tuple[str, int | None, set[tuple]]:
     """Status, optimum and the set of printed answers, from `compile_model` and PySAT enumeration."""
     from csp2sat.compiler import compile_model
     from csp2sat.enumerate import open_space
 
-    compiled = compile_model(model)
+    compiled = compile_model(model, options=options)
     printed = [v.name for v in model.printed_int_vars()] + [model.bool_key(b.name) for b in model.printed_bool_vars()]
     answers: set[tuple] = set()
     # The enumeration checks every decoded answer with the evaluator (VERIFY error if it fails).
@@ -85,10 +85,51 @@ def test_cumulative_and_disjunctive_compile_to_the_brute_force_answers(text: str
     _compare_compiled(text)
 
 
-def _compare_compiled(text: str) -> None:
+# The direct (one-hot) encoding, forced on every variable of more than two values
+# (in sums too, through its ladder of order literals).
+@SETTINGS
+@given(csp_texts())
+def test_direct_encoding_has_exactly_the_brute_force_answers(text: str) -> None:
+    _compare_compiled(text, {"int": "direct"})
+
+
+@settings(max_examples=max(50, EXAMPLES // 3), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scheduling_texts())
+def test_direct_encoding_of_cumulative_and_disjunctive(text: str) -> None:
+    _compare_compiled(text, {"int": "direct"})
+
+
+@settings(max_examples=max(50, EXAMPLES // 3), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(csp_texts(), st.sampled_from(["auto", "direct"]))
+def test_direct_encoding_with_selectors(text: str, choice: str) -> None:
+    # explain's mode: no domain tightening, every clause guarded by its constraint's selector.
+    from pysat.solvers import Solver
+
+    from csp2sat.compiler import compile_model
+
     model = _parse(text)
     expected = brute_force(model)
-    status, optimum, answers = _compiled_answers(model)
+    compiled = compile_model(model, selectors=True, options={"int": choice})
+    names = list(expected.printed)
+    found: set[tuple] = set()
+    with Solver("cadical195", bootstrap_with=list(compiled.clauses())) as sat:
+        while sat.solve(assumptions=compiled.selectors):
+            values = compiled.decode(sat.get_model())
+            assert satisfies(model, values), text
+            found.add(tuple(values[k] for k in names))
+            if not names:
+                break
+            sat.add_clause(compiled.block_clause({k: values[k] for k in names}))
+    if model.objective is None:
+        assert found == expected.answers, _describe(expected, found) + "\n" + text
+    else:  # every answer, not only the optimal ones
+        assert (not found) == (expected.status == "UNSATISFIABLE"), text
+
+
+def _compare_compiled(text: str, options: dict[str, str] | None = None) -> None:
+    model = _parse(text)
+    expected = brute_force(model)
+    status, optimum, answers = _compiled_answers(model, options)
     assert status == expected.status, text
     assert optimum == expected.optimum, text
     assert answers == expected.answers, _describe(expected, answers) + "\n" + text

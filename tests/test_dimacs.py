@@ -240,3 +240,31 @@ def test_a_malformed_map_is_a_syntax_error(body: str, tmp_path: Path, capsys: py
     answer.write_text("SAT\n1 -2 3 0\n")
     status, out, err = run_cli(capsys, "decode", "--no-verify", str(bad), str(answer))
     assert (status, out) == (Exit.SYNTAX, "") and "not a valid csp2sat map" in err, err
+
+
+def test_map_of_direct_encoded_variables_decodes_every_answer() -> None:
+    # -O int=direct: the map lists "x = v" literals ("eq") instead of order literals.
+    import csp2sat
+    from csp2sat.compiler import compile_model
+    from csp2sat.dimacs import build_map, decode_assignment, unassigned
+    from csp2sat.evaluator import satisfies
+
+    text = "(int x 1 5)(int y (1 3 7))(bool b)(!= x 3)(or (= x 2) (= y 7) b)(alldifferent x y)"
+    model = csp2sat.parse(text)
+    compiled = compile_model(model, options={"int": "direct"})
+    mapping = build_map(compiled, model, "t.csp", text)
+    assert [("eq" in v) for v in mapping["int_vars"]] == [True, True]
+    seen = set()
+    with Solver("cadical195", bootstrap_with=list(compiled.clauses())) as sat:
+        while sat.solve():
+            model_lits = sat.get_model()
+            true_vars = {lit for lit in model_lits if lit > 0}
+            assert not unassigned(mapping, {abs(lit) for lit in model_lits})
+            values = decode_assignment(mapping, true_vars)
+            assert values == compiled.decode(model_lits)
+            assert satisfies(model, values)
+            seen.add((values["x"], values["y"], values["b"]))
+            sat.add_clause(compiled.block_clause({"x": values["x"], "y": values["y"], "b": values["b"]}))
+    expected = {(x, y, b) for x in range(1, 6) for y in (1, 3, 7) for b in (False, True)
+                if x != 3 and (x == 2 or y == 7 or b) and x != y}
+    assert seen == expected

@@ -311,3 +311,15 @@ def test_long_equalities_split_either_way_match_brute_force(doms: list[list[int]
     expected = {vals + (b,) for vals in itertools.product(*doms) for b in (False, True)
                 if (reified and b) or holds(sum(a * v for a, v in zip(coefs, vals)))}
     assert _solutions(text, {"split": split}) == expected
+
+
+@pytest.mark.parametrize("option", ["large=log", "int=direct"])
+def test_parallel_count_with_log_and_direct_variables(tmp_path, capsys, option: str) -> None:
+    # Such variables make literals after loading, so Compiled remembers its solvers;
+    # a copy sent to the workers of -j 2 must not try to take them along (it failed to pickle).
+    from tests.cli_support import run_cli
+
+    path = tmp_path / "lt.csp"
+    path.write_text("(int x 0 9)(int y 0 9)(< (+ x 3) y)\n")
+    status, out, _ = run_cli(capsys, "solve", "--count", "-j", "2", "-O", option, str(path))
+    assert status == 0 and out.strip().splitlines()[-1] == "c SOLUTIONS 21"

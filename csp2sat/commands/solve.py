@@ -69,7 +69,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="KEY=VALUE",
         help="choose an encoding for comparison (repeatable): alldifferent=auto|pairwise|amo, "
-        "cardinality=auto|totalizer|order, large=auto|log|order, split=auto|shared|onesided "
+        "cardinality=auto|totalizer|order, int=auto|order|direct (direct: one literal per value; "
+        "auto is order, measured faster), large=auto|log|order, split=auto|shared|onesided "
         "(long sums: shared two-sided helpers, or separate ones per side), satmode=auto|default|focus|stable "
         "(CaDiCaL's search: its own alternation, focused or stable mode only; focus helps big permutations), "
         "objective=auto|binary|linear|gallop (how an objective is improved), "
