@@ -84,8 +84,11 @@ ATOMS = st.one_of(
     st.tuples(NAMES, st.lists(TERMS, max_size=2)).map(lambda t: Node("call", tuple(t[1]), t[0])),
 )
 FORMULAS = st.recursive(ATOMS, _formulas, max_leaves=10)
+# A statement `(domain ...)` is a domain declaration in Sugar, so a top-level call of a predicate
+# named `domain` cannot be written at all (nested calls and variables named `domain` can).
+WRITABLE_STATEMENTS = FORMULAS.filter(lambda f: not (f.op == "call" and f.value == "domain"))
 STATEMENTS = st.one_of(
-    FORMULAS.map(ConstraintStmt),
+    WRITABLE_STATEMENTS.map(ConstraintStmt),
     st.tuples(NAMES, st.integers(-9, 0), st.integers(0, 9)).map(lambda t: IntDecl(t[0], ("bounds", t[1], t[2]))),
 )
 
