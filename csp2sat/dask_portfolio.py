@@ -239,7 +239,7 @@ def portfolio_solve_on_dask(
     """
     from distributed import Queue, Variable
 
-    from csp2sat.parallel import PortfolioResult, connect, portfolio_solvers
+    from csp2sat.parallel import PortfolioResult, connect, objective_rank, portfolio_solvers
     from csp2sat.solver import OPTIMUM, SATISFIABLE, UNKNOWN, UNSATISFIABLE
 
     names = portfolio_solvers(jobs, first)
@@ -248,12 +248,7 @@ def portfolio_solve_on_dask(
     queue, state = Queue(f"{token}-queue", client=client), Variable(f"{token}-state", client=client)
     outcome = PortfolioResult(UNKNOWN, None, proven=False)
     best, proven = 1 << 62, 0  # the best rank received, the highest proven bound
-    rank_of: Callable[[int], int] = lambda value: 0
-    if model.objective is not None:
-        ranked = compiled.domain_values(model.objective.var)
-        if model.objective.sense != "minimize":
-            ranked.reverse()
-        rank_of = {v: k for k, v in enumerate(ranked)}.__getitem__
+    rank_of = objective_rank(model, compiled)
     futures: list[Any] = []
     deadline = None if timeout is None else time.monotonic() + timeout
     try:

@@ -294,6 +294,20 @@ def portfolio_solvers(jobs: int, first: str = DEFAULT_SOLVER) -> list[str]:
     return [names[k % len(names)] for k in range(jobs)]
 
 
+def objective_rank(model: Any, compiled: Any) -> Callable[[int], int]:
+    """Rank of an objective value among the objective variable's values, best first (0 = best).
+
+    Portfolio racers report answers and bounds as ranks so that minimising and maximising compare
+    the same way; without an objective every answer has rank 0.
+    """
+    if model.objective is None:
+        return lambda value: 0
+    ranked = compiled.domain_values(model.objective.var)
+    if model.objective.sense != "minimize":
+        ranked.reverse()
+    return {v: k for k, v in enumerate(ranked)}.__getitem__
+
+
 def race(model: Any, compiled: Any, solver_name: str, verify: bool, board: Any) -> None:
     """One racer: solve, then (objective) bisect with the bounds shared through `board`; the end goes to `board`.
 
@@ -428,12 +442,7 @@ def portfolio_solve(
         worker.start()
     deadline = None if timeout is None else time.monotonic() + timeout
     outcome = PortfolioResult(UNKNOWN, None, proven=False)
-    rank_of: Callable[[int], int] = lambda value: 0
-    if model.objective is not None:
-        ranked = compiled.domain_values(model.objective.var)
-        if model.objective.sense != "minimize":
-            ranked.reverse()
-        rank_of = {v: k for k, v in enumerate(ranked)}.__getitem__
+    rank_of = objective_rank(model, compiled)
     best = 1 << 62  # rank of the best answer received
     failed = 0
     finished = False  # a proof arrived; with an objective, wait for the answer it rests on

@@ -23,7 +23,7 @@ import pytest
 distributed = pytest.importorskip("distributed")
 
 import csp2sat  # noqa: E402
-from cli_support import run_cli  # noqa: E402
+from cli_support import run_cli, stop_process  # noqa: E402
 from csp2sat import batch  # noqa: E402
 from csp2sat.diagnostics import CspError  # noqa: E402
 from csp2sat.sandbox import run_isolated  # noqa: E402
@@ -159,16 +159,6 @@ def _wait_for(path: Path, seconds: float) -> None:
         time.sleep(0.1)
 
 
-def _stop(process: subprocess.Popen) -> None:
-    if process.poll() is None:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
 def test_dask_scheduler_and_worker_processes(local_records: dict[str, dict], tmp_path: Path) -> None:
     """The README's recipe: `dask scheduler`, `dask worker`, then the installed command from another directory."""
     bin_dir = Path(sys.executable).parent
@@ -195,7 +185,7 @@ def test_dask_scheduler_and_worker_processes(local_records: dict[str, dict], tmp
                               cwd=tmp_path, capture_output=True, text=True, timeout=120)
     finally:
         for process in reversed(procs):
-            _stop(process)
+            stop_process(process)
         log.close()
     assert done.returncode == 1, done.stderr  # the syntax error is recorded as a failed task
     assert "total" in done.stderr and "error" in done.stderr

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from cli_support import stop_process
+
 distributed = pytest.importorskip("distributed")
 
 from csp2sat.checker import check  # noqa: E402
@@ -136,16 +138,6 @@ def _ending(out: str) -> tuple[str, list[str]]:
     return " ".join(line for line in lines if line.startswith("s ")), [line for line in lines if line.startswith("o ")][-1:]
 
 
-def _stop(process: subprocess.Popen) -> None:
-    if process.poll() is None:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
 @pytest.fixture(scope="module")
 def dask_processes(tmp_path_factory):
     """A `dask scheduler` and a `dask worker` (two threads) on the loopback address: yields the address."""
@@ -170,7 +162,7 @@ def dask_processes(tmp_path_factory):
         yield address, procs[1]
     finally:
         for process in reversed(procs):
-            _stop(process)
+            stop_process(process)
         log.close()
 
 
