@@ -301,14 +301,9 @@ def portfolio_solve_on_dask(
                 elif kind == "error":
                     outcome.errors.append(f"{solver_name}: {values}")
                 elif not finished:  # the first proof wins
-                    outcome.winner, outcome.proven, finished = solver_name, True, True
-                    if kind == "unsat":
-                        outcome.status = UNSATISFIABLE
-                    elif kind == "sat":
-                        outcome.status, outcome.values = SATISFIABLE, values
-                        if on_answer:
-                            on_answer(values, ())
-                    else:  # optimum: every answer it rests on came before it through the same queue
+                    finished = True
+                    outcome.take_proof(solver_name, kind, values, on_answer)
+                    if kind == "optimum":  # every answer it rests on came before it through the same queue
                         proven = max(proven, rank)
             if model.objective is not None and best < (1 << 62) and proven >= best:
                 outcome.status, outcome.proven, finished = OPTIMUM, True, True

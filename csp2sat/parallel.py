@@ -37,7 +37,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Sequence
 
-from csp2sat.solver import DEFAULT_SOLVER
+from csp2sat.solver import DEFAULT_SOLVER, SATISFIABLE, UNSATISFIABLE
 
 Answer = dict
 
@@ -407,6 +407,20 @@ class PortfolioResult:
     proven: bool = True
     errors: list[str] = field(default_factory=list)
 
+    def take_proof(self, winner: str, kind: str, values: Any, on_answer: Callable[[dict, tuple], None] | None) -> None:
+        """Record the first proof: `unsat`, `sat` (with its answer, shown through `on_answer`) or `optimum`.
+
+        For `optimum` only the winner is recorded here: the status follows once the answer it
+        rests on is known (each portfolio knows when that is).
+        """
+        self.winner, self.proven = winner, True
+        if kind == "unsat":
+            self.status = UNSATISFIABLE
+        elif kind == "sat":
+            self.status, self.values = SATISFIABLE, values
+            if on_answer:
+                on_answer(values, ())
+
 
 def portfolio_solve(
     model: Any,
@@ -482,14 +496,9 @@ def portfolio_solve(
                 outcome.errors.append(f"{names[index]}: {values}")
                 failed += 1
                 continue
-            outcome.winner, outcome.proven, finished = names[index], True, True
-            if kind == "unsat":
-                outcome.status = UNSATISFIABLE
-            elif kind == "sat":
-                outcome.status, outcome.values = SATISFIABLE, values
-                if on_answer:
-                    on_answer(values, ())
-            else:
+            finished = True
+            outcome.take_proof(names[index], kind, values, on_answer)
+            if kind == "optimum":
                 outcome.status = OPTIMUM
     finally:
         for worker in workers:
