@@ -587,9 +587,9 @@ class Search:
         self._shrink_checked = 0  # open values when re-encoding was last judged not worth it (0: never)
         self._estimate: int | None = None  # estimated clauses of the current CNF (`_shrink`)
         start = time.perf_counter()
-        mode = sat_mode(getattr(compiled, "options", {}).get("satmode", "auto"), model.objective is not None)
-        self.sat = new_solver(solver, mode=mode)
-        self.stats["sat_mode"] = mode
+        self.sat_mode = sat_mode(getattr(compiled, "options", {}).get("satmode", "auto"), model.objective is not None)
+        self.sat = new_solver(solver, mode=self.sat_mode)
+        self.stats["sat_mode"] = self.sat_mode
         compiled.load(self.sat)
         self.stats["load_s"] = time.perf_counter() - start
         self.stats["solve_s"] = 0.0
@@ -659,7 +659,8 @@ class Search:
         self._tighten(objective.var, best, minimise)
         while open_values:
             if self._shrink(open_values, minimise):
-                open_values = [v for v in self._ranked(minimise, None) if v in set(open_values)]
+                still_open = set(open_values)
+                open_values = [v for v in self._ranked(minimise, None) if v in still_open]
                 if not open_values:
                     break
             # Bisection: the middle of the open values; linear: the worst open value (anything better than best);
@@ -754,7 +755,7 @@ class Search:
         self.sat.delete()  # first: the old solver's memory is not needed any more
         compiled = compile_model(_with_objective_range(self.model, lo, hi), options=dict(self.compiled.options),
                                  single_answer=True)
-        self.sat = new_solver(self.solver_name)
+        self.sat = new_solver(self.solver_name, mode=self.sat_mode)
         compiled.load(self.sat)
         self.compiled = compiled
         self._search_cpu = 0.0

@@ -102,3 +102,29 @@ def test_each_mode_changes_the_search() -> None:
             stats = sat.accum_stats()
             seen[mode] = (stats["restarts"], stats["conflicts"])
     assert len(set(seen.values())) == len(SAT_MODES), seen
+
+
+def test_a_re_encoded_search_keeps_the_mode(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`-O shrink=on` builds fresh solvers for the narrowed objective; each one gets the chosen mode."""
+    import csp2sat
+    import csp2sat.solver as solver_module
+    from csp2sat.solver import compile_for_search
+
+    modes: list[str] = []
+    original = solver_module.new_solver
+
+    def recording(name: str = "cadical195", bootstrap_with=None, mode: str = "default"):
+        modes.append(mode)
+        return original(name, bootstrap_with, mode=mode)
+
+    monkeypatch.setattr(solver_module, "new_solver", recording)
+    text = "(int x 0 40)\n(int y 0 40)\n(>= (+ x y) 30)\n(<= y 12)\n(objective minimize x)\n"  # optimum x=18
+    model = csp2sat.parse(text)
+    search = Search(model, compile_for_search(model, {"satmode": "focus", "shrink": "on"}))
+    try:
+        result = search.run()
+        assert result.objective == 18
+        assert search.stats.get("shrinks", 0) >= 1
+        assert modes and set(modes) == {"focus"}
+    finally:
+        search.close()
