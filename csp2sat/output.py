@@ -75,6 +75,11 @@ def stats_lines(stats: Mapping[str, object]) -> list[str]:
             sizes.append(f"{stats[key]:,} {label}")
     if sizes:
         lines.append("c size       " + ", ".join(sizes))
+    if "solver" in stats:  # how the search ran: -O satmode= and, with an objective, -O objective=
+        search = [str(stats["solver"])] + ([f"satmode {stats['sat_mode']}"] if "sat_mode" in stats else [])
+        if "objective_strategy" in stats:
+            search.append(f"objective {stats['objective_strategy']}")
+        lines.append("c search     " + ", ".join(search))
     if stats.get("shrinks"):  # the objective search re-encoded with a narrowed objective domain
         lines.append(f"c re-encode  {float(stats.get('shrink_s', 0.0)):8.3f} s  ({stats['shrinks']} times, "
                      f"last CNF {stats.get('cnf_clauses_last', 0):,} clauses)")

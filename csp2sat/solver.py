@@ -589,7 +589,9 @@ class Search:
         start = time.perf_counter()
         self.sat_mode = sat_mode(getattr(compiled, "options", {}).get("satmode", "auto"), model.objective is not None)
         self.sat = new_solver(solver, mode=self.sat_mode)
-        self.stats["sat_mode"] = self.sat_mode
+        self.stats["solver"] = check_solver(solver)
+        if self.stats["solver"] in _CONFIGURABLE:  # other solvers have no modes (`new_solver` ignores it)
+            self.stats["sat_mode"] = self.sat_mode
         compiled.load(self.sat)
         self.stats["load_s"] = time.perf_counter() - start
         self.stats["solve_s"] = 0.0
@@ -651,6 +653,7 @@ class Search:
         self._best = result
         minimise = objective.sense == "minimize"
         strategy = self.compiled.options.get("objective", "auto")
+        self.stats["objective_strategy"] = strategy if strategy in ("linear", "gallop") else "binary"
         step = 1  # "gallop": how many open values the next target skips (doubles after SAT, halves after UNSAT)
         better = (lambda v, w: v < w) if minimise else (lambda v, w: v > w)
         # `open_values`: the objective's values better than the best answer that no proof has excluded,

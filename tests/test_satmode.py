@@ -128,3 +128,16 @@ def test_a_re_encoded_search_keeps_the_mode(monkeypatch: pytest.MonkeyPatch) -> 
         assert modes and set(modes) == {"focus"}
     finally:
         search.close()
+
+
+def test_verbose_output_says_how_the_search_ran(tmp_path, capsys: pytest.CaptureFixture) -> None:
+    path = tmp_path / "objective.csp"
+    path.write_text(OBJECTIVE)
+    status, _, err = run_cli(capsys, "solve", "-v", "-O", "satmode=focus", "-O", "objective=linear", str(path))
+    assert status == 0 and "c search     cadical195, satmode focus, objective linear\n" in err
+    # glucose has no search modes: the line does not claim one
+    status, _, err = run_cli(capsys, "solve", "-v", "--solver", "glucose4", "-O", "satmode=focus", str(path))
+    assert status == 0 and "c search     glucose4, objective binary\n" in err
+    path.write_text(SAT)
+    status, _, err = run_cli(capsys, "solve", "-v", str(path))
+    assert status == 0 and "c search     cadical195, satmode default\n" in err
