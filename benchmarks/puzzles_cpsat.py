@@ -505,6 +505,8 @@ def run_cpsat(g: Genre, puzzle: Any, unique: bool = False) -> dict:
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         out["verdict"] = "none" if status == cp_model.INFEASIBLE else "unknown"
         out["cpu"] = time.process_time() - c0
+        if unique:  # no answer: nothing more to prove
+            out["unique"], out["unique_cpu"] = 0.0, out["cpu"]
         return out
     values = {name: solver.Value(var) for name, var in x.items()}
     solution = g.decode(puzzle, values)
