@@ -3,7 +3,9 @@
 For every instance (or those of the genres named on the command line) prints
 the time of each stage and the total, then the largest board of each genre
 and the worst total. The targets: every board under 2 s end to end, Hashi
-19x41 and Slitherlink 30x25 under 1 s.
+19x41 and Slitherlink 30x25 under 1 s. The same boards side by side with
+OR-tools CP-SAT (a model of every genre, both from a fresh process and
+without start-up): benchmarks/puzzles_cpsat.py.
 
 usage: .venv/bin/python benchmarks/puzzles.py [GENRE...] [--unique]
 """
