@@ -74,3 +74,30 @@ def test_registered_under_its_names():
 @pytest.mark.parametrize("name", instances("numberlink"))
 def test_every_board_solves_with_the_recorded_uniqueness(name):
     check_board_end_to_end(numberlink, "numberlink", name)
+
+
+def test_rule_lines_every_cell_and_no_2x2():
+    # 1 and 2 run side by side along two rows; the empty third row must be filled with every-cell,
+    # which only a line turning in place (a 2x2 block of one line) can do, so no-2x2 makes it unsolvable
+    text = "1 - - 1\n2 - - 2\n- - - -\n"
+    plain = numberlink.read(text)
+    assert not plain.every_cell and not plain.no_2x2
+    assert solve_once(numberlink.generate(plain)) is not None
+    filled = numberlink.read("every-cell\n" + text)
+    assert filled.every_cell and filled.text_lines()[0] == "every-cell"
+    values = solve_once(numberlink.generate(filled))
+    drawn = numberlink.decode(filled, values)
+    assert numberlink.check(filled, drawn) == []
+    assert all("." not in line for line in numberlink.render(filled, drawn, "answer").splitlines()[::2])
+    strict = numberlink.read("every-cell\nno-2x2\n" + text)
+    assert strict.no_2x2
+    assert solve_once(numberlink.generate(strict)) is None
+    # the checker names the broken rule
+    assert any("2x2" in v.rule for v in numberlink.check(strict, drawn))
+    straight = {((0, 0), (0, 1)), ((0, 1), (0, 2)), ((0, 2), (0, 3)), ((1, 0), (1, 1)), ((1, 1), (1, 2)), ((1, 2), (1, 3))}
+    assert numberlink.check(plain, straight) == []
+    assert any("every-cell" in v.rule for v in numberlink.check(filled, straight))
+
+
+def test_rule_line_errors_have_positions():
+    assert_read_error(numberlink.read, "every-cell yes\n1 1\n", "holds that word alone", 1, 12)
