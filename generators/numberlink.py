@@ -46,6 +46,7 @@ class Numberlink:
     numbers: dict[Pos, int]
     every_cell: bool = False
     no_2x2: bool = False
+    no_detour: bool = False
 
     def pairs(self) -> list[int]:
         """The numbers, in the order of their first cell (pair k is ``pairs()[k-1]``)."""
@@ -62,22 +63,24 @@ class Numberlink:
 
     def text_lines(self) -> list[str]:
         """The puzzle in the data/ format (rule lines first)."""
-        rules = [word for word, on in ((EVERY_CELL, self.every_cell), (NO_2X2, self.no_2x2)) if on]
+        rules = [word for word, on in ((EVERY_CELL, self.every_cell), (NO_2X2, self.no_2x2),
+                                       (NO_DETOUR, self.no_detour)) if on]
         return rules + [" ".join(str(self.numbers.get((r, c), "-")) for c in range(self.cols)) for r in range(self.rows)]
 
 
 EVERY_CELL = "every-cell"
 NO_2X2 = "no-2x2"
+NO_DETOUR = "no-detour"
 
 
 def _rule_lines(text: str) -> tuple[set[str], str]:
-    """The rule words (``every-cell``, ``no-2x2``) of lines that hold one alone, and the text with those
+    """The rule words (``every-cell``, ``no-2x2``, ``no-detour``) of lines that hold one alone, and the text with those
     lines blanked into comments so that the grid keeps its line numbers."""
     lines = text.splitlines()
     rules = set()
     for number, raw in enumerate(lines, 1):
         words = raw.split()
-        if words and words[0] in (EVERY_CELL, NO_2X2):
+        if words and words[0] in (EVERY_CELL, NO_2X2, NO_DETOUR):
             if len(words) != 1:
                 raise PuzzleError(f"a {words[0]} line holds that word alone", number, raw.index(words[1]) + 1)
             rules.add(words[0])
@@ -111,7 +114,8 @@ def read(text: str) -> Numberlink:
         if len(cells) == 1:
             token = grid[cells[0][0]][cells[0][1]]
             raise PuzzleError(f"the number {value} stands only once", token.line, token.col)
-    return Numberlink(len(grid), len(grid[0]), numbers, EVERY_CELL in rules, NO_2X2 in rules)
+    return Numberlink(len(grid), len(grid[0]), numbers, EVERY_CELL in rules, NO_2X2 in rules,
+                      NO_DETOUR in rules)
 
 
 def puzzle_variables(puzzle: Numberlink) -> list[str]:
@@ -170,6 +174,8 @@ def generate(puzzle: Numberlink) -> str:
             for c in range(cols - 1):
                 a, *others = [colour[r + dr, c + dc] for dr in (0, 1) for dc in (0, 1)]
                 out.add(f"(or (= {a} 0) {' '.join(f'(!= {a} {b})' for b in others)})")
+    if puzzle.no_detour:
+        _no_detour(out, puzzle, colour, pair_of)
     out.block("Rule: every cell of a line but the pair's first number has a predecessor along a segment",
               "and takes its outgoing number, so following predecessors ends at a first number:")
     cells = sorted(at)
@@ -190,6 +196,41 @@ def generate(puzzle: Numberlink) -> str:
             out.add(f"(step {choice} {' '.join(z[cell] + outgoing[other])})")
         out.add(f"(=> (!= {colour[cell]} 0) {any_true(choices)})" if cell not in pair_of else any_true(choices))
     return out.text()
+
+
+def _no_detour(out: CspText, puzzle: Numberlink, colour: dict[Pos, str], pair_of: dict[Pos, int]) -> None:
+    """Write the no-detour conventions (as cspuz_core's Numberlink solver counts answers)."""
+    rows, cols, pairs = puzzle.rows, puzzle.cols, len(puzzle.pairs())
+    h = lambda r, c: segment_name(((r, c), (r, c + 1)))  # noqa: E731
+    v = lambda r, c: segment_name(((r, c), (r + 1, c)))  # noqa: E731
+    out.block("No detour: _l_R_C / _u_R_C is the pair of the nearest non-empty cell left of / above (R, C)",
+              "(0: none); two cells of one line with only empty cells between them are joined directly")
+    for axis, before, seg in (("l", lambda r, c: (r, c - 1), h), ("u", lambda r, c: (r - 1, c), v)):
+        for r in range(rows):
+            for c in range(cols):
+                prev = before(r, c)
+                if prev[0] < 0 or prev[1] < 0:
+                    continue
+                seen = helper(f"{axis}_{r}_{c}")
+                out.add(f"(int {seen} 0 {pairs})")
+                out.add(f"(=> (!= {colour[prev]} 0) (= {seen} {colour[prev]}))")
+                earlier = before(*prev)
+                out.add(f"(=> (= {colour[prev]} 0) (= {seen} {helper(f'{axis}_{prev[0]}_{prev[1]}')}))"
+                        if earlier[0] >= 0 and earlier[1] >= 0 else f"(=> (= {colour[prev]} 0) (= {seen} 0))")
+                out.add(f"(=> (and (!= {colour[r, c]} 0) (= {colour[r, c]} {seen})) (= {seg(*prev)} 1))")
+    out.block("No detour: no 2x2 block holds three segments; a bend whose inner diagonal cell is free is pushed",
+              "down (that cell bends the same way), and forbidden where it cannot be")
+    for r in range(rows - 1):
+        for c in range(cols - 1):
+            out.add(f"(<= {total([h(r, c), h(r + 1, c), v(r, c), v(r, c + 1)])} 2)")
+            if (r + 1, c + 1) not in pair_of:
+                bend = f"(and (= {h(r, c)} 1) (= {v(r, c)} 1))"
+                out.add(f"(not {bend})" if r == rows - 2 or c == cols - 2
+                        else f"(=> {bend} (and (= {h(r + 1, c + 1)} 1) (= {v(r + 1, c + 1)} 1)))")
+            if (r + 1, c) not in pair_of:
+                bend = f"(and (= {h(r, c)} 1) (= {v(r, c + 1)} 1))"
+                out.add(f"(not {bend})" if r == rows - 2 or c == 0
+                        else f"(=> {bend} (and (= {h(r + 1, c - 1)} 1) (= {v(r + 1, c)} 1)))")
 
 
 def decode(puzzle: Numberlink, values: Values) -> set[Segment]:

@@ -101,3 +101,39 @@ def test_rule_lines_every_cell_and_no_2x2():
 
 def test_rule_line_errors_have_positions():
     assert_read_error(numberlink.read, "every-cell yes\n1 1\n", "holds that word alone", 1, 12)
+
+
+def test_no_detour_counts_answers_up_to_detours():
+    from genre_support import solve_twice
+
+    # 17 answers under the plain rules (the lines may bulge into the empty middle row), one without detours:
+    # both lines straight
+    text = "1 - - 1\n- - - -\n2 - - 2\n"
+    _, another = solve_twice(numberlink, numberlink.read(text))
+    assert another
+    puzzle = numberlink.read("no-detour\n" + text)
+    assert puzzle.no_detour and puzzle.text_lines()[0] == "no-detour"
+    values, another = solve_twice(numberlink, puzzle)
+    assert not another
+    drawn = numberlink.decode(puzzle, values)
+    assert numberlink.check(puzzle, drawn) == []
+    assert numberlink.render(puzzle, drawn, "answer").splitlines()[0] == "1-+-+-1"
+    generated = numberlink.generate(puzzle)
+    assert "No detour" in generated and "(int _l_0_1 0 2)" in generated
+    parse_text(generated)
+
+
+@pytest.mark.parametrize("name", ["pzprjs_5x5", "cspuz_6x6", "penpa_2_11x11"])
+def test_no_detour_keeps_the_answer_of_a_unique_board(name):
+    from genre_support import puzzle_text, solve_twice
+
+    plain = numberlink.read(puzzle_text("numberlink", name))
+    strict = numberlink.read("no-detour\n" + puzzle_text("numberlink", name))
+    values, another = solve_twice(numberlink, strict)
+    assert not another
+    assert numberlink.render(strict, numberlink.decode(strict, values), "answer") == expected_or_solved(plain)
+
+
+def expected_or_solved(puzzle) -> str:
+    """The answer drawing of `puzzle` solved under the plain rules."""
+    return numberlink.render(puzzle, numberlink.decode(puzzle, solve_once(numberlink.generate(puzzle))), "answer")
