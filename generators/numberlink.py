@@ -85,6 +85,9 @@ def _rule_lines(text: str) -> tuple[set[str], str]:
                 raise PuzzleError(f"a {words[0]} line holds that word alone", number, raw.index(words[1]) + 1)
             rules.add(words[0])
             lines[number - 1] = ";"
+            if {EVERY_CELL, NO_DETOUR} <= rules:
+                # a line cannot be shortened when every cell must stay on one: the convention would lose answers
+                raise PuzzleError("no-detour and every-cell do not go together", number, raw.index(words[0]) + 1)
     return rules, "\n".join(lines) + "\n"
 
 

@@ -137,3 +137,7 @@ def test_no_detour_keeps_the_answer_of_a_unique_board(name):
 def expected_or_solved(puzzle) -> str:
     """The answer drawing of `puzzle` solved under the plain rules."""
     return numberlink.render(puzzle, numberlink.decode(puzzle, solve_once(numberlink.generate(puzzle))), "answer")
+
+
+def test_no_detour_refuses_every_cell():
+    assert_read_error(numberlink.read, "every-cell\nno-detour\n1 1\n", "do not go together", 2, 1)
