@@ -141,3 +141,11 @@ def expected_or_solved(puzzle) -> str:
 
 def test_no_detour_refuses_every_cell():
     assert_read_error(numberlink.read, "every-cell\nno-detour\n1 1\n", "do not go together", 2, 1)
+
+
+def test_url_refuses_a_rule_line_it_cannot_hold():
+    from csp2sat.generators.base import PuzzleError
+
+    with pytest.raises(PuzzleError) as err:
+        puzzlink.to_url("- -\nevery-cell\n1 1\n", "numberlink")
+    assert "cannot hold the rule line 'every-cell'" in err.value.message and (err.value.line, err.value.col) == (2, 1)
