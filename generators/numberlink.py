@@ -44,6 +44,9 @@ class Numberlink:
     rows: int
     cols: int
     numbers: dict[Pos, int]
+    every_cell: bool = False
+    no_2x2: bool = False
+    no_detour: bool = False
 
     def pairs(self) -> list[int]:
         """The numbers, in the order of their first cell (pair k is ``pairs()[k-1]``)."""
@@ -59,16 +62,43 @@ class Numberlink:
         return out
 
     def text_lines(self) -> list[str]:
-        """The puzzle in the data/ format."""
-        return [" ".join(str(self.numbers.get((r, c), "-")) for c in range(self.cols)) for r in range(self.rows)]
+        """The puzzle in the data/ format (rule lines first)."""
+        rules = [word for word, on in ((EVERY_CELL, self.every_cell), (NO_2X2, self.no_2x2),
+                                       (NO_DETOUR, self.no_detour)) if on]
+        return rules + [" ".join(str(self.numbers.get((r, c), "-")) for c in range(self.cols)) for r in range(self.rows)]
+
+
+EVERY_CELL = "every-cell"
+NO_2X2 = "no-2x2"
+NO_DETOUR = "no-detour"
+
+
+def _rule_lines(text: str) -> tuple[set[str], str]:
+    """The rule words (``every-cell``, ``no-2x2``, ``no-detour``) of lines that hold one alone, and the text with those
+    lines blanked into comments so that the grid keeps its line numbers."""
+    lines = text.splitlines()
+    rules = set()
+    for number, raw in enumerate(lines, 1):
+        words = raw.split()
+        if words and words[0] in (EVERY_CELL, NO_2X2, NO_DETOUR):
+            if len(words) != 1:
+                raise PuzzleError(f"a {words[0]} line holds that word alone", number, raw.index(words[1]) + 1)
+            rules.add(words[0])
+            lines[number - 1] = ";"
+            if {EVERY_CELL, NO_DETOUR} <= rules:
+                # a line cannot be shortened when every cell must stay on one: the convention would lose answers
+                raise PuzzleError("no-detour and every-cell do not go together", number, raw.index(words[0]) + 1)
+    return rules, "\n".join(lines) + "\n"
 
 
 def read(text: str) -> Numberlink:
-    """Read a Numberlink board: tokens, ``-`` empty, a positive number twice per number.
+    """Read a Numberlink board: optional rule lines (``every-cell``, ``no-2x2``), then tokens,
+    ``-`` empty, a positive number twice per number.
 
     Raises `PuzzleError` at the place for anything else, ragged rows, and a number that does not
     stand exactly twice (at its third cell, or at its only one).
     """
+    rules, text = _rule_lines(text)
     grid = read_grid(text)
     numbers: dict[Pos, int] = {}
     seen: dict[int, list[Pos]] = {}
@@ -87,7 +117,8 @@ def read(text: str) -> Numberlink:
         if len(cells) == 1:
             token = grid[cells[0][0]][cells[0][1]]
             raise PuzzleError(f"the number {value} stands only once", token.line, token.col)
-    return Numberlink(len(grid), len(grid[0]), numbers)
+    return Numberlink(len(grid), len(grid[0]), numbers, EVERY_CELL in rules, NO_2X2 in rules,
+                      NO_DETOUR in rules)
 
 
 def puzzle_variables(puzzle: Numberlink) -> list[str]:
@@ -122,18 +153,32 @@ def generate(puzzle: Numberlink) -> str:
     out.block("Pairs: a number cell belongs to its pair")
     for cell in sorted(at):
         k = pair_of.get(cell)
-        out.add(f"(int {colour[cell]} {k} {k})" if k else f"(int {colour[cell]} 0 {len(pairs)})")
-    out.block("Rule: a number has one segment, another cell none or two (lines never branch)")
+        lowest = 1 if puzzle.every_cell else 0
+        out.add(f"(int {colour[cell]} {k} {k})" if k else f"(int {colour[cell]} {lowest} {len(pairs)})")
+    if puzzle.every_cell:
+        out.block("Rule: a number has one segment, another cell two (lines never branch; every cell is on a line)")
+    else:
+        out.block("Rule: a number has one segment, another cell none or two (lines never branch)")
     for cell in sorted(at):
         degree = total([segment_name(s) for s in at[cell]])
         if cell in pair_of:
             out.add(f"(= {degree} 1)")
+        elif puzzle.every_cell:
+            out.add(f"(= {degree} 2)")
         else:
             out.add(f"(or (= {degree} 0) (= {degree} 2))")
             out.add(f"(iff (= {colour[cell]} 0) (= {degree} 0))")
     out.block("Rule: a segment joins cells of the same pair (lines never meet)")
     for s in segments:
         out.add(f"(=> (= {segment_name(s)} 1) (= {colour[s[0]]} {colour[s[1]]}))")
+    if puzzle.no_2x2:
+        out.block("Rule: no 2x2 block of cells lies on one line")
+        for r in range(rows - 1):
+            for c in range(cols - 1):
+                a, *others = [colour[r + dr, c + dc] for dr in (0, 1) for dc in (0, 1)]
+                out.add(f"(or (= {a} 0) {' '.join(f'(!= {a} {b})' for b in others)})")
+    if puzzle.no_detour:
+        _no_detour(out, puzzle, colour, pair_of)
     out.block("Rule: every cell of a line but the pair's first number has a predecessor along a segment",
               "and takes its outgoing number, so following predecessors ends at a first number:")
     cells = sorted(at)
@@ -156,6 +201,41 @@ def generate(puzzle: Numberlink) -> str:
     return out.text()
 
 
+def _no_detour(out: CspText, puzzle: Numberlink, colour: dict[Pos, str], pair_of: dict[Pos, int]) -> None:
+    """Write the no-detour conventions (as cspuz_core's Numberlink solver counts answers)."""
+    rows, cols, pairs = puzzle.rows, puzzle.cols, len(puzzle.pairs())
+    h = lambda r, c: segment_name(((r, c), (r, c + 1)))  # noqa: E731
+    v = lambda r, c: segment_name(((r, c), (r + 1, c)))  # noqa: E731
+    out.block("No detour: _l_R_C / _u_R_C is the pair of the nearest non-empty cell left of / above (R, C)",
+              "(0: none); two cells of one line with only empty cells between them are joined directly")
+    for axis, before, seg in (("l", lambda r, c: (r, c - 1), h), ("u", lambda r, c: (r - 1, c), v)):
+        for r in range(rows):
+            for c in range(cols):
+                prev = before(r, c)
+                if prev[0] < 0 or prev[1] < 0:
+                    continue
+                seen = helper(f"{axis}_{r}_{c}")
+                out.add(f"(int {seen} 0 {pairs})")
+                out.add(f"(=> (!= {colour[prev]} 0) (= {seen} {colour[prev]}))")
+                earlier = before(*prev)
+                out.add(f"(=> (= {colour[prev]} 0) (= {seen} {helper(f'{axis}_{prev[0]}_{prev[1]}')}))"
+                        if earlier[0] >= 0 and earlier[1] >= 0 else f"(=> (= {colour[prev]} 0) (= {seen} 0))")
+                out.add(f"(=> (and (!= {colour[r, c]} 0) (= {colour[r, c]} {seen})) (= {seg(*prev)} 1))")
+    out.block("No detour: no 2x2 block holds three segments; a bend whose inner diagonal cell is free is pushed",
+              "down (that cell bends the same way), and forbidden where it cannot be")
+    for r in range(rows - 1):
+        for c in range(cols - 1):
+            out.add(f"(<= {total([h(r, c), h(r + 1, c), v(r, c), v(r, c + 1)])} 2)")
+            if (r + 1, c + 1) not in pair_of:
+                bend = f"(and (= {h(r, c)} 1) (= {v(r, c)} 1))"
+                out.add(f"(not {bend})" if r == rows - 2 or c == cols - 2
+                        else f"(=> {bend} (and (= {h(r + 1, c + 1)} 1) (= {v(r + 1, c + 1)} 1)))")
+            if (r + 1, c) not in pair_of:
+                bend = f"(and (= {h(r, c)} 1) (= {v(r, c + 1)} 1))"
+                out.add(f"(not {bend})" if r == rows - 2 or c == 0
+                        else f"(=> {bend} (and (= {h(r + 1, c - 1)} 1) (= {v(r + 1, c)} 1)))")
+
+
 def decode(puzzle: Numberlink, values: Values) -> set[Segment]:
     """The drawn segments; `PuzzleError` for a missing value or one other than 0 and 1."""
     return {s for s in puzzle.segments() if need_in(values, segment_name(s), 0, 1, "0 or 1")}
@@ -174,7 +254,8 @@ def _trace(start: Pos, drawn: set[Segment]) -> list[Pos]:
 
 def check(puzzle: Numberlink, drawn: set[Segment]) -> list[Violation]:
     """The rules the lines break: numbers with one segment, other cells none or two, each line
-    from a number ending at the equal number, and no line that joins no numbers."""
+    from a number ending at the equal number, and no line that joins no numbers; with the rule
+    lines, no empty cell (``every-cell``) and no 2x2 block on one line (``no-2x2``)."""
     found = []
     degree: dict[Pos, int] = {}
     for a, b in drawn:
@@ -191,9 +272,11 @@ def check(puzzle: Numberlink, drawn: set[Segment]) -> list[Violation]:
     if found:
         return found
     reached: set[Pos] = set()
+    line_of: dict[Pos, int] = {}
     for cell, value in sorted(puzzle.numbers.items()):
         path = _trace(cell, drawn)
         reached.update(path)
+        line_of.update((on, value) for on in path)
         end = path[-1]
         if puzzle.numbers.get(end) != value:
             found.append(Violation(f"the line from {value} ends at {cell_name(*end)}, not at the other {value}",
@@ -201,6 +284,16 @@ def check(puzzle: Numberlink, drawn: set[Segment]) -> list[Violation]:
     stray = sorted(cell for cell in degree if cell not in reached)
     if stray:
         found.append(Violation("every line joins two numbers, and a closed line runs here", cell_name(*stray[0])))
+    if puzzle.every_cell:
+        found += [Violation("every cell lies on a line (every-cell), and this one is empty", cell_name(r, c))
+                  for r in range(puzzle.rows) for c in range(puzzle.cols) if (r, c) not in degree][:1]
+    if puzzle.no_2x2:
+        for r in range(puzzle.rows - 1):
+            for c in range(puzzle.cols - 1):
+                block = {line_of.get((r + dr, c + dc)) for dr in (0, 1) for dc in (0, 1)}
+                if len(block) == 1 and None not in block:
+                    found.append(Violation("no 2x2 block lies on one line (no-2x2), and this one does",
+                                           cell_name(r, c)))
     return found
 
 

@@ -647,9 +647,19 @@ def _clue_text(fmt: UrlFormat, clue: Clue) -> str:
     return str(clue)
 
 
+def _refuse_numberlink_rule_lines(text: str) -> None:
+    """A numlin URL holds the numbers only: a Numberlink rule line (every-cell, no-2x2, no-detour) has no form in it."""
+    for number, raw in enumerate(text.splitlines(), 1):
+        words = raw.split()
+        if words and words[0] in ("every-cell", "no-2x2", "no-detour"):
+            raise PuzzleError(f"a numlin URL cannot hold the rule line {words[0]!r}", number, raw.index(words[0]) + 1)
+
+
 def text_to_clues(text: str, genre: str) -> tuple[int, int, list[Clue]]:
     """Rows, columns and row-major clues of a board text of `genre` (read as the genre reads it)."""
     fmt = url_format(genre)
+    if fmt.genre == "numberlink":
+        _refuse_numberlink_rule_lines(text)
     # a board whose cells can be '#' (Akari's black cells) has no '#' comment lines
     grid = read_grid(text, hash_comments="#" not in (fmt.unknown, *(fmt.symbols or {}).values()))
     reverse = {v.upper(): k for k, v in (fmt.symbols or {}).items()}

@@ -74,3 +74,78 @@ def test_registered_under_its_names():
 @pytest.mark.parametrize("name", instances("numberlink"))
 def test_every_board_solves_with_the_recorded_uniqueness(name):
     check_board_end_to_end(numberlink, "numberlink", name)
+
+
+def test_rule_lines_every_cell_and_no_2x2():
+    # 1 and 2 run side by side along two rows; the empty third row must be filled with every-cell,
+    # which only a line turning in place (a 2x2 block of one line) can do, so no-2x2 makes it unsolvable
+    text = "1 - - 1\n2 - - 2\n- - - -\n"
+    plain = numberlink.read(text)
+    assert not plain.every_cell and not plain.no_2x2
+    assert solve_once(numberlink.generate(plain)) is not None
+    filled = numberlink.read("every-cell\n" + text)
+    assert filled.every_cell and filled.text_lines()[0] == "every-cell"
+    values = solve_once(numberlink.generate(filled))
+    drawn = numberlink.decode(filled, values)
+    assert numberlink.check(filled, drawn) == []
+    assert all("." not in line for line in numberlink.render(filled, drawn, "answer").splitlines()[::2])
+    strict = numberlink.read("every-cell\nno-2x2\n" + text)
+    assert strict.no_2x2
+    assert solve_once(numberlink.generate(strict)) is None
+    # the checker names the broken rule
+    assert any("2x2" in v.rule for v in numberlink.check(strict, drawn))
+    straight = {((0, 0), (0, 1)), ((0, 1), (0, 2)), ((0, 2), (0, 3)), ((1, 0), (1, 1)), ((1, 1), (1, 2)), ((1, 2), (1, 3))}
+    assert numberlink.check(plain, straight) == []
+    assert any("every-cell" in v.rule for v in numberlink.check(filled, straight))
+
+
+def test_rule_line_errors_have_positions():
+    assert_read_error(numberlink.read, "every-cell yes\n1 1\n", "holds that word alone", 1, 12)
+
+
+def test_no_detour_counts_answers_up_to_detours():
+    from genre_support import solve_twice
+
+    # 17 answers under the plain rules (the lines may bulge into the empty middle row), one without detours:
+    # both lines straight
+    text = "1 - - 1\n- - - -\n2 - - 2\n"
+    _, another = solve_twice(numberlink, numberlink.read(text))
+    assert another
+    puzzle = numberlink.read("no-detour\n" + text)
+    assert puzzle.no_detour and puzzle.text_lines()[0] == "no-detour"
+    values, another = solve_twice(numberlink, puzzle)
+    assert not another
+    drawn = numberlink.decode(puzzle, values)
+    assert numberlink.check(puzzle, drawn) == []
+    assert numberlink.render(puzzle, drawn, "answer").splitlines()[0] == "1-+-+-1"
+    generated = numberlink.generate(puzzle)
+    assert "No detour" in generated and "(int _l_0_1 0 2)" in generated
+    parse_text(generated)
+
+
+@pytest.mark.parametrize("name", ["pzprjs_5x5", "cspuz_6x6", "penpa_2_11x11"])
+def test_no_detour_keeps_the_answer_of_a_unique_board(name):
+    from genre_support import puzzle_text, solve_twice
+
+    plain = numberlink.read(puzzle_text("numberlink", name))
+    strict = numberlink.read("no-detour\n" + puzzle_text("numberlink", name))
+    values, another = solve_twice(numberlink, strict)
+    assert not another
+    assert numberlink.render(strict, numberlink.decode(strict, values), "answer") == expected_or_solved(plain)
+
+
+def expected_or_solved(puzzle) -> str:
+    """The answer drawing of `puzzle` solved under the plain rules."""
+    return numberlink.render(puzzle, numberlink.decode(puzzle, solve_once(numberlink.generate(puzzle))), "answer")
+
+
+def test_no_detour_refuses_every_cell():
+    assert_read_error(numberlink.read, "every-cell\nno-detour\n1 1\n", "do not go together", 2, 1)
+
+
+def test_url_refuses_a_rule_line_it_cannot_hold():
+    from csp2sat.generators.base import PuzzleError
+
+    with pytest.raises(PuzzleError) as err:
+        puzzlink.to_url("- -\nevery-cell\n1 1\n", "numberlink")
+    assert "cannot hold the rule line 'every-cell'" in err.value.message and (err.value.line, err.value.col) == (2, 1)

@@ -69,7 +69,9 @@ puzzle text (one puzzle per file, rows top to bottom; '?' is a clue of unknown v
   lits           the grid of region names, space-separated
   heyawake       the grid of room names, a blank line, then the room numbers at a cell of
                  each room (- none)
-  numberlink     space-separated tokens per row: a number in exactly two cells, - empty
+  numberlink     space-separated tokens per row: a number in exactly two cells, - empty;
+                 optional lines 'every-cell' (Arukone), 'no-2x2', 'no-detour' (answers
+                 counted up to detours through empty cells) before the grid
   kakuro         space-separated tokens with a frame of sums as first row and column:
                  . white, # black, DOWN\\ACROSS a black cell with its sums (- none)
   yajilin        space-separated tokens: . empty, N^ Nv N< N> a clue with its arrow
