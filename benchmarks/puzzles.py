@@ -32,7 +32,7 @@ def main() -> int:
     parser.add_argument("--unique", action="store_true", help="also time the uniqueness check")
     args = parser.parse_args()
     names = args.genres or genre_names()
-    print(f"{'board':50s} {'size':>7s} {'gen':>6s} {'compile':>7s} {'solve':>6s} {'draw':>6s} {'total':>6s}"
+    print(f"{'board':50s} {'size':>7s} {'gen':>6s} {'compile':>7s} {'solve':>6s} {'verify':>6s} {'draw':>6s} {'total':>6s}"
           f" {'clauses':>8s}" + ("  unique(s)" if args.unique else ""))
     worst: tuple[float, str] = (0.0, "")
     largest: dict[str, tuple[int, str, float]] = {}
@@ -45,13 +45,14 @@ def main() -> int:
             if run.solution is not None:
                 g.render(puzzle, run.solution, "drawing")
             draw = time.perf_counter() - t1
-            total = sum(run.times[k] for k in ("generate", "compile", "solve")) + draw
+            # verify: decoding and the independent check of the answer (evaluator and the genre's rules)
+            total = sum(run.times.get(k, 0.0) for k in ("generate", "compile", "solve", "verify")) + draw
             size = path.stem.rsplit("_", 1)[-1]
             label = f"{g.name}/{path.stem}"
             verdict = "no solution" if run.solution is None else "unique" if run.unique else "MULTIPLE"
             extra = f"  {run.times.get('unique', 0):.3f} {verdict}" if args.unique else ""
             print(f"{label:50s} {size:>7s} {run.times['generate']:6.3f} {run.times['compile']:7.3f}"
-                  f" {run.times['solve']:6.3f} {draw:6.3f} {total:6.3f} {run.stats['cnf_clauses']:8d}{extra}",
+                  f" {run.times['solve']:6.3f} {run.times.get('verify', 0.0):6.3f} {draw:6.3f} {total:6.3f} {run.stats['cnf_clauses']:8d}{extra}",
                   flush=True)
             worst = max(worst, (total, label))
             if g.name not in largest or path.stat().st_size > largest[g.name][0]:

@@ -428,8 +428,12 @@ class _Checker:
                     node,
                 )
                 args = args[: len(kinds)]
+            # Generated files pass thousands of Boolean variables to predicates: those are made
+            # here directly, as `formula_symbol` would make them, without two calls per argument.
+            bools = self.model.bool_vars if self.params is None else ()
             checked = tuple(
-                self.formula(a) if kind == "formula" else self.term(a) if kind == "term" else self.any_expr(a)
+                make_node("bvar", (), a.value, a.line, a.col) if kind == "formula" and a.op == "sym" and a.value in bools
+                else self.formula(a) if kind == "formula" else self.term(a) if kind == "term" else self.any_expr(a)
                 for a, kind in zip(args, kinds)
             )
             return make_node("pcall", checked, name, node.line, node.col)

@@ -70,8 +70,13 @@ class _Parser(argparse.ArgumentParser):
 MEMORY_LIMITED = ("solve", "encode", "puzzle", "explain")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every subcommand attached."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every subcommand attached (with `only`, that one subcommand alone).
+
+    Each command module imports what its options need (the puzzle commands the genre
+    registry, batch its scheduler options), so building one subcommand instead of
+    twelve keeps a run of one command from importing the others' modules.
+    """
     parser = _Parser(
         prog="csp2sat",
         description="Solve constraint problems written in the Sugar CSP language, through SAT.",
@@ -83,6 +88,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"csp2sat {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
+        if only is not None and name.rsplit(".", 1)[1] != only:
+            continue
         module = importlib.import_module(name)
         cmd = sub.add_parser(
             module.NAME,
@@ -98,6 +105,26 @@ def build_parser() -> argparse.ArgumentParser:
                      "(default: 90%% of the memory available when the run starts)")
         cmd.set_defaults(run=module.run)
     return parser
+
+
+def _command_named(argv: Sequence[str]) -> str | None:
+    """The subcommand `argv` starts with, when it is one of ours (None: --help, --version, a typo...)."""
+    if argv and argv[0] in {name.rsplit(".", 1)[1] for name in COMMAND_MODULES}:
+        return argv[0]
+    return None
+
+
+def _collect_garbage_rarely() -> None:
+    """Let Python's cycle collector run after 10,000 net allocations instead of 700.
+
+    A command builds one pipeline whose objects (syntax trees, models, clause
+    buffers) live until it ends and are acyclic, so every collection rescans a
+    heap that only grows, for nothing: 0.07 s of the 1.2 s of a Slitherlink 30x25
+    board. Reference counting still frees everything at once; memory is not affected.
+    """
+    import gc
+
+    gc.set_threshold(10_000, 10, 10)
 
 
 def _io_error(err: OSError) -> int:
@@ -161,7 +188,8 @@ def _many_paths(parser: argparse.ArgumentParser, command: str | None) -> str | N
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line `argv` (default: sys.argv[1:]) and return the exit status."""
-    parser = build_parser()
+    _collect_garbage_rarely()
+    parser = build_parser(_command_named(sys.argv[1:] if argv is None else argv))
     try:
         args = _parse(parser, argv)
         if not getattr(args, "run", None):

@@ -381,6 +381,8 @@ class _Evaluator:
         self.uncached = _predicates_with_cumulative(model)
         self.int_bounds = {name: (v.domain.lb, v.domain.ub) for name, v in model.int_vars.items()}
         self.horizons: dict[int, tuple[int, int]] = {}
+        # Predicate bodies as Python closures (see `_body_function`), None where the interpreter evaluates them.
+        self.bodies: dict[str, Callable[[Env], Value] | None] = {}
 
     def _leaf(self, node: Node, env: Env) -> Value:
         op = node.op
@@ -478,6 +480,13 @@ class _Evaluator:
                     node.col,
                     exit=Exit.LIMIT,
                 )
+            body = self.bodies[pred.name] if pred.name in self.bodies else self._body_function(pred.name)
+            if body is not None:  # a body without calls: run as one closure, no frames
+                value = body(dict(zip(pred.params, args)))
+                if key is not None:
+                    self.calls[key] = value
+                results.append(value)
+                return
             depth_marks.append(key)
             # The marker frame runs after the body: it records the value and closes this call's depth.
             stack.append((_RETURN, {}, False))
@@ -498,6 +507,20 @@ class _Evaluator:
         results.append(combiner(node, args))
 
 
+    def _body_function(self, name: str) -> Callable[[Env], Value] | None:
+        """Predicate `name`'s body compiled to nested closures, or None when it calls a predicate,
+        has a cumulative, a relation or another construct the closures leave to the interpreter.
+
+        Generated puzzle files call a few small predicates thousands of times with
+        distinct arguments; a closure per node costs a third of an interpreter frame.
+        The closures combine values with the interpreter's own combiners, and stop an
+        ``and``/``or`` at the first argument that decides it as the interpreter does,
+        so both give the same value and raise the same errors.
+        """
+        body = _closure(self.model.predicates[name].body, self.values, self.bool_keys, self.model, 0)
+        self.bodies[name] = body
+        return body
+
     def _horizon(self, node: Node, env: Env) -> tuple[int, int]:
         """The time points of a cumulative, its parameters read as the terms of the calls under way."""
         if _CALL not in env:
@@ -515,6 +538,50 @@ class _Evaluator:
         if not node.args:
             return node
         return Node(node.op, tuple(self._resolved(a, env) for a in node.args), node.value, node.line, node.col)
+
+
+# Deeper predicate bodies are left to the interpreter: a closure per level costs Python stack.
+_CLOSURE_DEPTH = 60
+
+
+def _closure(node: Node, values: Mapping[str, Value], bool_keys: Mapping[str, str], model: Model,
+             depth: int) -> Callable[[Env], Value] | None:
+    """A function of a parameter environment computing `node` as `_Evaluator.evaluate` does, or None."""
+    op = node.op
+    if op == "const":
+        constant = node.value
+        return lambda env: constant
+    if op == "param":
+        param = node.value
+        return lambda env: env[param]
+    if op == "ivar":
+        name = node.value
+        return lambda env: values[name]
+    if op == "bvar":
+        key = bool_keys.get(node.value)  # type: ignore[arg-type]
+        if key is None:
+            key = model.bool_key(node.value)  # type: ignore[arg-type]
+        return lambda env: values[key]
+    if depth >= _CLOSURE_DEPTH or op in ("pcall", "rcall", "cumulative") or op not in _COMBINERS:
+        return None
+    parts = []
+    for arg in node.args:
+        part = _closure(arg, values, bool_keys, model, depth + 1)
+        if part is None:
+            return None
+        parts.append(part)
+    if op == "and":
+        return lambda env: all(_truth(part(env)) for part in parts)
+    if op == "or":
+        return lambda env: any(_truth(part(env)) for part in parts)
+    if op == "not":
+        inner = parts[0]
+        return lambda env: not _truth(inner(env))
+    if op in _COMPARE and len(parts) == 2:
+        compare, (left, right) = _COMPARE[op], parts
+        return lambda env: compare(left(env), right(env))
+    combiner = _COMBINERS[op]
+    return lambda env: combiner(node, tuple(part(env) for part in parts))
 
 
 def _predicates_with_cumulative(model: Model) -> set[str]:

@@ -110,10 +110,12 @@ def _alldiff_pairs(domains: Sequence, offsets: Sequence[int]) -> tuple[int, int]
     return pairs, total
 
 
-def estimate(normal, is_log: Sequence[bool], alldifferent: str, pairwise_limit: int) -> tuple[int, int, dict[int, int]]:
+def estimate(normal, is_log: Sequence[bool], alldifferent: str, pairwise_limit: int,
+             by_origin: bool = True) -> tuple[int, int, dict[int, int]]:
     """(clauses, CNF variables, clauses per origin) the encoders will produce at most, roughly.
 
-    Origin -1 collects the definitions of auxiliary variables.
+    Origin -1 collects the definitions of auxiliary variables. With ``by_origin=False``
+    the per-origin costs (wanted only to explain a refusal) are left empty.
     """
     doms = normal.int_domains
     sizes = [1 if lg else d.size for d, lg in zip(doms, is_log)]
@@ -125,6 +127,8 @@ def estimate(normal, is_log: Sequence[bool], alldifferent: str, pairwise_limit: 
         cost = 0
         sums = 0
         for lit in lits:
+            # Boolean literals (ints) and bounds on one variable cost nothing beyond the clause itself;
+            # most clauses of generated files have only those, so they are passed over first.
             if isinstance(lit, int):
                 continue
             vs = lit.vars
@@ -140,10 +144,14 @@ def estimate(normal, is_log: Sequence[bool], alldifferent: str, pairwise_limit: 
             else:
                 cost += _sum_cost([sizes[v] for v in vs])
                 sums += 1
-        cost = max(cost, 1)
-        cnf_vars += max(sums - 1, 0)
-        clauses += cost
-        per_origin[origin] = per_origin.get(origin, 0) + cost
+        if cost:
+            cnf_vars += max(sums - 1, 0)
+            clauses += cost
+        else:
+            clauses += 1
+            cost = 1
+        if by_origin:
+            per_origin[origin] = per_origin.get(origin, 0) + cost
     for ad in normal.alldiffs:
         if any(is_log[v] for v in ad.vars):
             n = len(ad.vars)
@@ -154,7 +162,8 @@ def estimate(normal, is_log: Sequence[bool], alldifferent: str, pairwise_limit: 
             cost = 6 * total if value_wise else pairs
             cnf_vars += 2 * total if value_wise else 0
         clauses += cost
-        per_origin[ad.origin] = per_origin.get(ad.origin, 0) + cost
+        if by_origin:
+            per_origin[ad.origin] = per_origin.get(ad.origin, 0) + cost
     return clauses, cnf_vars, per_origin
 
 
@@ -163,10 +172,12 @@ def check_cnf(model, normal, is_log: Sequence[bool], options: dict[str, str], pa
     limit, source = limit_mb()
     if limit is None:
         return
-    clauses, cnf_vars, per_origin = estimate(normal, is_log, options.get("alldifferent", "auto"), pairwise_limit)
+    method = options.get("alldifferent", "auto")
+    clauses, cnf_vars, _ = estimate(normal, is_log, method, pairwise_limit, by_origin=False)
     need = _rss_mb() + (clauses * BYTES_PER_CLAUSE + cnf_vars * BYTES_PER_VAR) / 2**20
     if need <= limit:
         return
+    _, _, per_origin = estimate(normal, is_log, method, pairwise_limit)  # again, to name the costly lines
     axioms = sum(max(d.size - 2, 0) for d, lg in zip(normal.int_domains, is_log) if not lg)
     notes = [f"~{axioms:,} clauses ({100 * axioms / max(clauses, 1):.0f}%): the order encoding's axioms "
              f"(one per value of each integer variable)"] if axioms > clauses / 10 else []

@@ -371,6 +371,18 @@ class Normaliser:
         """The literal ``expr ≤ c``, folded to True/False when the bounds decide it."""
         coefs, k = expr
         c -= k
+        if len(coefs) == 1:  # one variable, the commonest case in generated files: no dict or gcd
+            ((v, a),) = coefs.items()
+            if a:
+                d = self.csp.int_domains[v]
+                lo, hi = (a * d.lb, a * d.ub) if a > 0 else (a * d.ub, a * d.lb)
+                if hi <= c:
+                    return True
+                if lo > c:
+                    return False
+                if a == 1 or a == -1:
+                    return Linear((a,), (v,), c)
+                return Linear((1 if a > 0 else -1,), (v,), _floor_div(c, abs(a)))
         items = [(a, v) for v, a in coefs.items() if a]
         if not items:
             return 0 <= c
@@ -391,11 +403,11 @@ class Normaliser:
     def compare(self, op: str, a: Expr, b: Expr) -> NNF:
         """The comparison ``a OP b`` (op canonical: eq ne le lt ge gt) in NNF."""
         diff = _sub(a, b)
-        neg = _scale(diff, -1)
         if op == "le":
             return self.le(diff, 0)
         if op == "lt":
             return self.le(diff, -1)
+        neg = _scale(diff, -1)
         if op == "ge":
             return self.le(neg, 0)
         if op == "gt":

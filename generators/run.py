@@ -69,7 +69,9 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
     (`PuzzleRun.facts`); with `count`, count the distinct answers, judged on the
     same puzzle variables (`PuzzleRun.count`). Times (seconds) are recorded under
     ``generate``, ``compile`` (parse, check and compile to CNF), ``solve``,
-    ``unique``, ``facts`` and ``count``.
+    ``verify`` (decoding, the independent evaluator and the genre's rule check),
+    ``unique``, ``facts`` and ``count``; ``parse`` (parse and check) is the part of
+    ``compile`` before the CNF.
     """
     from csp2sat.checker import check
     from csp2sat.compiler import compile_model
@@ -79,9 +81,10 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
     csp = genre.generate(puzzle)
     t1 = time.perf_counter()
     model = check(parse_text(csp, file=file))
+    parsed = time.perf_counter()
     compiled = compile_model(model)
     t2 = time.perf_counter()
-    run = PuzzleRun(csp, times={"generate": t1 - t0, "compile": t2 - t1})
+    run = PuzzleRun(csp, times={"generate": t1 - t0, "compile": t2 - t1, "parse": parsed - t1})
     run.stats = {"cnf_vars": compiled.num_vars, "cnf_clauses": compiled.num_clauses}
     with new_solver(solver) as sat:
         compiled.load(sat)
@@ -102,6 +105,8 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
         broken = genre.check(puzzle, run.solution)
         if broken:  # the encoding lets through an answer the rules forbid: our bug
             raise RuntimeError(f"{genre.name}: our own answer breaks a rule: {broken[0]}")
+        t4 = time.perf_counter()
+        run.times["verify"] = t4 - t3
         if unique:
             try:
                 sat.add_clause(compiled.block_clause(recorder.used))
@@ -112,7 +117,7 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
                 interrupt_handled()
                 run.interrupted = True
                 return run
-            run.times["unique"] = time.perf_counter() - t3
+            run.times["unique"] = time.perf_counter() - t4
     if facts or count:
         try:
             _facts_and_count(run, compiled, model, recorder, solver, facts, count)

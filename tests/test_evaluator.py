@@ -208,6 +208,31 @@ def test_predicates_bind_parameters_and_call_each_other() -> None:
     assert [v.line for v in bad] == [100, 101]
 
 
+@pytest.mark.parametrize("node, expected", test_operator.pytestmark[0].args[1])
+def test_compiled_predicate_bodies_agree_with_the_interpreter(node: Node, expected: object) -> None:
+    # Bodies without calls run as closures (`_closure`); every operator must give the interpreter's value.
+    from csp2sat import evaluator
+
+    body = N("eq", N("if", N("and", "?p", node), 1, 0) if isinstance(expected, bool) else N("add", node, "$a"), "$r")
+    pred = Predicate("same", ("a", "r"), body)
+    assert evaluator._closure(body, {}, {}, Model(), 0) is not None
+    result = int(expected) if isinstance(expected, bool) else expected + 2
+    m = model({"x": (-10, 10)}, ("p",), N("pcall", 2, N("add", "x", result - 3), value="same"),
+              predicates={"same": pred})
+    assert satisfies(m, {"x": 3, "p": True})
+    assert not satisfies(m, {"x": 4, "p": True})
+
+
+def test_compiled_bodies_stop_and_or_where_the_interpreter_does() -> None:
+    # (or (= $a 1) (= (div 1 $a) 0)): the division is never reached when a = 1; a = 0 is an error, as before.
+    body = N("or", N("eq", "$a", 1), N("eq", N("div", 1, "$a"), 0))
+    m = model({"x": (0, 1)}, (), N("pcall", "x", value="safe"), predicates={"safe": Predicate("safe", ("a",), body)})
+    assert satisfies(m, {"x": 1})
+    with pytest.raises(CspError) as err:
+        satisfies(m, {"x": 0})
+    assert err.value.exit == Exit.UNSUPPORTED
+
+
 def test_recursive_predicate_is_stopped_with_limit() -> None:
     loop = Predicate("loop", ("a",), N("pcall", "$a", value="loop"))
     m = model({"x": (1, 1)}, (), N("pcall", "x", value="loop"), predicates={"loop": loop})

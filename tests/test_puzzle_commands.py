@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 
 import pytest
@@ -43,6 +45,17 @@ def test_puzzle_solves_draws_and_checks_uniqueness(capsys) -> None:
     captured = capsys.readouterr()
     assert captured.out == SEED_DRAWING
     assert "the solution is unique" in captured.err
+
+
+def test_puzzle_verbose_reports_every_stage_and_the_cnf(capsys) -> None:
+    assert cli.main(["puzzle", "hashi", SEED, "--unique", "-v"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == SEED_DRAWING  # the drawing alone on stdout
+    stages = [line.split()[1] for line in captured.err.splitlines() if line.startswith("c ") and " s   (" in line]
+    assert stages == ["generate", "parse", "encode", "search", "verify", "unique", "draw"]
+    assert re.search(r"^c size +[0-9,]+ CNF vars, [0-9,]+ CNF clauses", captured.err, re.M)
+    assert cli.main(["puzzle", "hashi", SEED]) == 0
+    assert "c size" not in capsys.readouterr().err  # quiet without -v
 
 
 @pytest.mark.parametrize(

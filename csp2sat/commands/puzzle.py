@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 
 from csp2sat.commands._common import add_solver_argument, add_timeout_argument, display_name, stop_reason, write_output
 from csp2sat.commands._puzzles import (
@@ -44,6 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_solver_argument(parser)
     add_timeout_argument(parser)
+    parser.add_argument("-v", "--verbose", action="store_true", help="print stage times and CNF size on stderr")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -74,8 +76,12 @@ def _run(args: argparse.Namespace, genre, watchdog) -> int:
         print("s UNSATISFIABLE", file=sys.stderr)
         print(f"c {name}: the puzzle has no solution", file=sys.stderr)
         return 1
+    drawn = time.perf_counter()
     text = genre.render(puzzle, result.solution, args.format)
     write_output(args.output, lambda out: out.write(text))
+    if args.verbose:
+        result.times["draw"] = time.perf_counter() - drawn
+        _report_stages(result)
     if result.interrupted:
         asked = "uniqueness" if args.unique and result.unique is None else "which cells are forced"
         print(f"c {name}: stopped by {stop_reason(watchdog)}; {asked} is unknown", file=sys.stderr)
@@ -92,3 +98,28 @@ def _run(args: argparse.Namespace, genre, watchdog) -> int:
         for name in open_cells:
             print(f"c NOT FORCED {name}", file=sys.stderr)
     return 0
+
+
+# The stages `csp2sat puzzle -v` reports, with what each one covers.
+_STAGES = (
+    ("generate", "puzzle -> Sugar CSP text"),
+    ("parse", "parse and check the text"),
+    ("encode", "normalise and encode to CNF"),
+    ("search", "load the CNF, SAT search"),
+    ("verify", "independent check of the answer, the genre's rules"),
+    ("unique", "search for a second solution"),
+    ("facts", "forced values"),
+    ("draw", "the drawing"),
+)
+
+
+def _report_stages(result) -> None:
+    """Stage times and CNF size on stderr, as `solve -v` reports them."""
+    times = dict(result.times)
+    times["encode"] = times["compile"] - times["parse"]
+    times["search"] = times["solve"]
+    for stage, what in _STAGES:
+        if stage in times:
+            print(f"c {stage:<9s} {times[stage]:7.3f} s   ({what})", file=sys.stderr)
+    print(f"c size      {result.stats['cnf_vars']:,} CNF vars, {result.stats['cnf_clauses']:,} CNF clauses, "
+          f"{len(result.csp):,} characters of CSP text", file=sys.stderr)
