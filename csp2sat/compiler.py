@@ -535,8 +535,12 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
     for lits, origin in clauses:
         prefix = guards[origin] if guards and origin >= 0 else []
         _encode_clause(lits, prefix, order, pool, out, cards, log, seen)
+    spread = 0  # alldifferents over more values than terms (not permutations): read by `solver.choose_solver`
     for ad in normal.alldiffs:
         prefix = guards[ad.origin] if guards else []
+        if any(is_log[v] for v in ad.vars) or len(
+                {v + o for x, o in zip(ad.vars, ad.offsets) for v in order.values[x]}) > len(ad.vars):
+            spread += 1
         if any(is_log[v] for v in ad.vars):
             # Huge domains: no value-wise encoding; x + o ≠ y + p for each pair, by binary comparators.
             for i in range(len(ad.vars)):
@@ -567,4 +571,5 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
     }
     stats["log_vars"] = len(log.bits) if log else 0
     stats["direct_vars"] = sum(order.direct)
+    stats["alldifferent_spread"] = spread
     return Compiled(model, normal, order, pool, out, sels, opts, stats, log)

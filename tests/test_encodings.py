@@ -95,6 +95,9 @@ def test_permutation_alldifferent_amo_matches_brute_force(n: int) -> None:
                       lambda *v: len(set(v)) == n and len({x + i % 2 for i, x in enumerate(v)}) == n)
     assert _solutions(text, {"alldifferent": "amo"}) == expected
     assert _solutions(text, {"alldifferent": "amo"}, selectors=True) == expected
+    assert _solutions(text, {"alldifferent": "relational"}) == expected
+    assert _solutions(text, {"alldifferent": "relational"}, selectors=True) == expected
+    assert _solutions(text, {"alldifferent": "relational", "int": "direct"}) == expected  # falls back to pairwise
 
 
 def test_alldifferent_amo_with_holes_offsets_and_fixed_terms() -> None:
