@@ -480,7 +480,7 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
     `selectors`: give each ``model.constraints[i]`` a literal ``selectors[i]``
     that every clause of that constraint contains negated (domain tightening is
     then off, so that each constraint stays switchable). `options` chooses
-    encodings: ``{"alldifferent": "auto" | "amo" | "pairwise", "cardinality": "auto" | "totalizer" | "order"}``
+    encodings: ``{"alldifferent": "auto" | "amo" | "pairwise" | "relational", "cardinality": "auto" | "totalizer" | "order"}``
     (cardinality: sums of ±1·(0/1 variable) by a totalizer, or split like any sum by "order"),
     ``"large": "auto" | "log" | "order"`` (variables with huge domains); see docs/encodings.md.
     `single_answer`: the caller wants one answer (or one optimal answer), not all of them;

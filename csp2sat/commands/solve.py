@@ -68,7 +68,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="choose an encoding for comparison (repeatable): alldifferent=auto|pairwise|amo, "
+        help="choose an encoding for comparison (repeatable): alldifferent=auto|pairwise|relational|amo, "
         "cardinality=auto|totalizer|order, int=auto|order|direct (direct: one literal per value; "
         "auto is order, measured faster), large=auto|log|order, split=auto|shared|onesided "
         "(long sums: shared two-sided helpers, or separate ones per side), satmode=auto|default|focus|stable "
