@@ -60,3 +60,10 @@ def test_auto_outside_plain_solving_is_the_default_solver(tmp_path, capsys: pyte
     path.write_text(PERMUTATION.replace("(< y z)", ""))
     status, out, _ = run_cli(capsys, "solve", "--solver", "auto", "--count", str(path))
     assert status == 0 and out.splitlines()[-1] == "c SOLUTIONS 3"
+
+
+def test_auto_first_in_a_portfolio_is_the_default_solver_once() -> None:
+    from csp2sat.parallel import portfolio_solvers
+
+    names = portfolio_solvers(3, "auto")
+    assert names[0] == DEFAULT_SOLVER and len(set(names)) == 3 and "auto" not in names
