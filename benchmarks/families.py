@@ -610,7 +610,7 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per instance (default 120)")
     parser.add_argument("--cpu-limit", type=float, metavar="S",
                         help="CPU seconds per instance (RLIMIT_CPU; fairer than --timeout on a loaded machine)")
-    parser.add_argument("--solver", default="cadical195", help="PySAT solver name")
+    parser.add_argument("--solver", default="auto", help="PySAT solver name (default auto, as csp2sat solve)")
     parser.add_argument("-O", dest="encoding", action="append", default=[], metavar="KEY=VALUE",
                         help="compiler option, e.g. -O alldifferent=pairwise")
     parser.add_argument("--output", default=str(RESULTS / "families.json"), help="JSON file to write")

@@ -178,7 +178,7 @@ def main() -> int:
     parser.add_argument("--only", action="append", default=[], metavar="NAME",
                         help="run only files whose name contains NAME (repeatable)")
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds per file (default 300)")
-    parser.add_argument("--solver", default="cadical195", help="PySAT solver name")
+    parser.add_argument("--solver", default="auto", help="PySAT solver name (default auto, as csp2sat solve)")
     parser.add_argument("-O", dest="encoding", action="append", default=[], metavar="KEY=VALUE",
                         help="compiler option, e.g. -O alldifferent=pairwise")
     parser.add_argument("--output", default=str(RESULTS / "latest.json"), help="JSON file to write")

@@ -480,7 +480,7 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
     `selectors`: give each ``model.constraints[i]`` a literal ``selectors[i]``
     that every clause of that constraint contains negated (domain tightening is
     then off, so that each constraint stays switchable). `options` chooses
-    encodings: ``{"alldifferent": "auto" | "amo" | "pairwise", "cardinality": "auto" | "totalizer" | "order"}``
+    encodings: ``{"alldifferent": "auto" | "amo" | "pairwise" | "relational", "cardinality": "auto" | "totalizer" | "order"}``
     (cardinality: sums of ±1·(0/1 variable) by a totalizer, or split like any sum by "order"),
     ``"large": "auto" | "log" | "order"`` (variables with huge domains); see docs/encodings.md.
     `single_answer`: the caller wants one answer (or one optimal answer), not all of them;
@@ -535,8 +535,12 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
     for lits, origin in clauses:
         prefix = guards[origin] if guards and origin >= 0 else []
         _encode_clause(lits, prefix, order, pool, out, cards, log, seen)
+    spread = 0  # alldifferents over more values than terms (not permutations): read by `solver.choose_solver`
     for ad in normal.alldiffs:
         prefix = guards[ad.origin] if guards else []
+        if any(is_log[v] for v in ad.vars) or len(
+                {v + o for x, o in zip(ad.vars, ad.offsets) for v in order.values[x]}) > len(ad.vars):
+            spread += 1
         if any(is_log[v] for v in ad.vars):
             # Huge domains: no value-wise encoding; x + o ≠ y + p for each pair, by binary comparators.
             for i in range(len(ad.vars)):
@@ -567,4 +571,5 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
     }
     stats["log_vars"] = len(log.bits) if log else 0
     stats["direct_vars"] = sum(order.direct)
+    stats["alldifferent_spread"] = spread
     return Compiled(model, normal, order, pool, out, sels, opts, stats, log)

@@ -79,6 +79,8 @@ def stats_lines(stats: Mapping[str, object]) -> list[str]:
         search = [str(stats["solver"])] + ([f"satmode {stats['sat_mode']}"] if "sat_mode" in stats else [])
         if "objective_strategy" in stats:
             search.append(f"objective {stats['objective_strategy']}")
+        if "conflicts" in stats:
+            search.append(f"{stats['conflicts']:,} conflicts")
         lines.append("c search     " + ", ".join(search))
     if stats.get("shrinks"):  # the objective search re-encoded with a narrowed objective domain
         lines.append(f"c re-encode  {float(stats.get('shrink_s', 0.0)):8.3f} s  ({stats['shrinks']} times, "

@@ -289,7 +289,9 @@ def parallel_count(compiled: Any, model: Any, jobs: int, **options: Any) -> int:
 
 
 def portfolio_solvers(jobs: int, first: str = DEFAULT_SOLVER) -> list[str]:
-    """The solver of each portfolio worker: `first`, then the others of `PORTFOLIO`."""
+    """The solver of each portfolio worker: `first` ("auto": `DEFAULT_SOLVER`), then the others of `PORTFOLIO`."""
+    if first == "auto":  # `csp2sat solve`'s default; the race itself covers the choice `choose_solver` makes
+        first = DEFAULT_SOLVER
     names = [first] + [name for name in PORTFOLIO if name != first]
     return [names[k % len(names)] for k in range(jobs)]
 

@@ -49,6 +49,11 @@ from csp2sat.diagnostics import CspError, Exit
 from csp2sat.syntax import Model
 
 DEFAULT_SOLVER = "cadical195"
+# `--solver auto` (the default of `csp2sat solve`): picked per problem by `choose_solver`.
+AUTO_SOLVER = "auto"
+# ... Glucose 4.1 for a problem without an objective unless an alldifferent spreads its terms
+# over more values than terms (where CaDiCaL is measured faster), CaDiCaL 1.9.5 otherwise.
+DECISION_SOLVER = "glucose4"
 
 # Objective search (`Search.run`, option ``shrink``): re-encode with a narrowed objective domain
 # only when the CNF has at least this many clauses (below, compiling again costs more than it saves) ...
@@ -162,9 +167,30 @@ def usable_solvers() -> list[str]:
     return _USABLE
 
 
+def choose_solver(model: Model, compiled) -> str:
+    """The solver `--solver auto` means for `model`: see docs/performance.md, "Which SAT solver".
+
+    Measured on every family of benchmarks/families.py (CPU s, one answer): without an
+    objective, Glucose 4.1 needs fewer and cheaper conflicts than CaDiCaL 1.9.5 on the
+    permutation problems (knight's tours, magic squares), the social golfers and random linear
+    systems, where CaDiCaL is up to 10x slower or times out; CaDiCaL is faster when an
+    alldifferent spreads few terms over many values (Golomb rulers at the optimum, 7x) and
+    on optimisation (incremental bound search), so it keeps those.
+    """
+    if model.objective is not None or compiled.stats.get("alldifferent_spread", 0):
+        return DEFAULT_SOLVER
+    return DECISION_SOLVER if DECISION_SOLVER in usable_solvers() else DEFAULT_SOLVER
+
+
 def check_solver(name: str) -> str:
-    """The main name of the solver `name` (any PySAT alias); a usage error naming the usable ones otherwise."""
+    """The main name of the solver `name` (any PySAT alias); a usage error naming the usable ones otherwise.
+
+    "auto" stays "auto" (`choose_solver` resolves it once the problem is compiled; `new_solver`
+    reads it as `DEFAULT_SOLVER`).
+    """
     wanted = name.strip().lower()
+    if wanted == AUTO_SOLVER:
+        return AUTO_SOLVER
     for main, aliases in _aliases().items():
         if wanted == main or wanted in aliases:
             if main in usable_solvers() and main in CAPABILITIES:
@@ -309,6 +335,8 @@ def new_solver(name: str = "cadical195", bootstrap_with=None, mode: str = "defau
     from pysat.solvers import Solver
 
     main = check_solver(name)
+    if main == AUTO_SOLVER:  # no problem to look at here: the default
+        main = DEFAULT_SOLVER
     caps = CAPABILITIES[main]
     if not (caps.assumptions and caps.incremental):
         return FreshSolver(main, bootstrap_with)
@@ -326,6 +354,15 @@ def new_solver(name: str = "cadical195", bootstrap_with=None, mode: str = "defau
     if not caps.phases:
         sat.set_phases = lambda literals=(), hard=False: None  # a hint only
     return sat
+
+
+def _conflicts(sat) -> int | None:
+    """The conflicts `sat` has counted so far (PySAT's accum_stats), or None where the solver does not say."""
+    try:
+        stats = sat.accum_stats()
+    except Exception:  # FreshSolver (Kissat), a deleted or interrupted solver
+        return None
+    return stats.get("conflicts") if isinstance(stats, dict) else None
 
 
 @dataclass
@@ -581,6 +618,8 @@ class Search:
         self.model = model
         self.compiled = compiled
         self.verify = verify
+        if check_solver(solver) == AUTO_SOLVER:
+            solver = choose_solver(model, compiled)
         self.solver_name = solver
         self.stats: dict = {}
         self._search_cpu = 0.0  # CPU seconds in SAT calls since the last (re-)encoding
@@ -605,6 +644,7 @@ class Search:
         start = time.perf_counter()
         cpu = time.process_time()
         self.stats["sat_calls"] += 1
+        before = _conflicts(self.sat)
         try:
             return bool(self.sat.solve(assumptions=assumptions))
         except (KeyboardInterrupt, Exception) as err:  # PySAT reports a caught SIGINT as its own error type
@@ -614,6 +654,9 @@ class Search:
         finally:
             self.stats["solve_s"] += time.perf_counter() - start
             self._search_cpu += time.process_time() - cpu
+            after = _conflicts(self.sat)
+            if before is not None and after is not None:  # load-independent measure of the search (-v)
+                self.stats["conflicts"] = self.stats.get("conflicts", 0) + after - before
 
     def _answer(self) -> Values:
         values = self.compiled.decode(self.sat.get_model())

@@ -10,10 +10,17 @@ Methods, chosen by the compiler option ``alldifferent``:
   exactly as many as the values they can take (a permutation, e.g. the
   rows of n-queens) every value must be used, so an at-least-one clause per
   value is added too: sound, and the propagator that makes permutations easy.
-* ``"pairwise"``: Sugar's decomposition, ``xᵢ + oᵢ ≠ xⱼ + oⱼ`` for every pair,
-  one clause per common value.
-* ``"auto"`` (default): pairwise when it is small (at most `PAIRWISE_LIMIT`
-  clauses for the constraint), else value-wise. See docs/performance.md for
+* ``"pairwise"``: ``xᵢ + oᵢ ≠ xⱼ + oⱼ`` for every pair, one clause per common
+  value (``xᵢ ≠ v ∨ xⱼ ≠ v``, four order literals).
+* ``"relational"``: Sugar's own decomposition, ``xᵢ + oᵢ < xⱼ + oⱼ ∨ xᵢ + oᵢ > xⱼ + oⱼ``
+  for every pair, with one fresh Boolean per pair choosing the side and each
+  side order-encoded (three-literal clauses). About twice the clauses of
+  ``"pairwise"``, but the solver can branch on and learn the order between two
+  terms: on knight's tours and magic squares it needs far fewer conflicts
+  (docs/performance.md, "alldifferent").
+* ``"auto"`` (default): while the pairwise encoding is small (at most
+  `PAIRWISE_LIMIT` clauses for the constraint), relational for a permutation of at
+  least `RELATIONAL_MIN_TERMS` terms and pairwise otherwise; above, value-wise. See docs/performance.md for
   the measurements behind the rule.
 """
 
@@ -27,9 +34,13 @@ from csp2sat.encoders.order import OrderEncoding
 
 __all__ = ["METHODS", "PAIRWISE_LIMIT", "at_most_one", "encode_alldifferent", "pairwise_size"]
 
-METHODS = ("auto", "amo", "pairwise")
+METHODS = ("auto", "amo", "pairwise", "relational")
 # "auto" keeps the pairwise encoding up to this many clauses per constraint.
 PAIRWISE_LIMIT = 150_000
+# ... and makes it relational for a permutation of at least this many terms. Short permutations
+# (sudoku rows, boxes: 9 or 16 cells, most fixed by clues) search better value-wise: hexasudoku
+# 16x16 1,741 conflicts pairwise, 3,381 relational; knight's tours (25+ cells) the other way round.
+RELATIONAL_MIN_TERMS = 20
 
 
 def _terms_by_value(order: OrderEncoding, vars: Sequence[int], offsets: Sequence[int]) -> dict[int, list[int]]:
@@ -58,9 +69,28 @@ def encode_alldifferent(
     if method not in METHODS:
         raise ValueError(f"unknown alldifferent method {method!r}; choose one of {', '.join(METHODS)}")
     by_value = _terms_by_value(order, vars, offsets)
+    # A permutation: n terms over exactly n values, so every value is taken.
+    permutation = len(by_value) == len(vars)
     if method == "auto":
         pairwise = sum(len(t) * (len(t) - 1) // 2 for t in by_value.values())
-        method = "pairwise" if pairwise <= PAIRWISE_LIMIT else "amo"
+        if pairwise > PAIRWISE_LIMIT:
+            method = "amo"
+        else:  # long permutations (knight's tours, magic squares) search much faster with the order between terms
+            method = "relational" if permutation and len(vars) >= RELATIONAL_MIN_TERMS else "pairwise"
+    if method == "relational" and any(order.is_direct(x) for x in vars):
+        method = "pairwise"  # the sides are order-encoded sums; direct variables have no order literals to spare
+    if method == "relational":
+        for i in range(len(vars)):
+            for j in range(i + 1, len(vars)):
+                lo_i, hi_i = order.values[vars[i]][0] + offsets[i], order.values[vars[i]][-1] + offsets[i]
+                lo_j, hi_j = order.values[vars[j]][0] + offsets[j], order.values[vars[j]][-1] + offsets[j]
+                if hi_i < lo_j or hi_j < lo_i:
+                    continue  # disjoint ranges: always different
+                less = pool.new()  # xᵢ + oᵢ < xⱼ + oⱼ; false: xᵢ + oᵢ > xⱼ + oⱼ
+                d = offsets[j] - offsets[i]
+                order.encode_le((1, -1), (vars[i], vars[j]), d - 1, prefix + [-less], out)
+                order.encode_le((1, -1), (vars[j], vars[i]), -d - 1, prefix + [less], out)
+        return
     if method == "pairwise":
         for v, terms in by_value.items():
             neq = [order.not_equal(vars[i], v - offsets[i]) for i in terms]
@@ -68,8 +98,6 @@ def encode_alldifferent(
                 for b in range(a + 1, len(terms)):
                     out.add(prefix + neq[a] + neq[b])
         return
-    # A permutation: n terms over exactly n values, so every value is taken.
-    permutation = len(by_value) == len(vars)
     for v, terms in by_value.items():
         if len(terms) < 2 and not permutation:
             continue

@@ -163,7 +163,7 @@ SINGLE_CONSTRAINTS = [
 ]
 
 
-@pytest.mark.parametrize("method", ["auto", "amo", "pairwise"])
+@pytest.mark.parametrize("method", ["auto", "amo", "pairwise", "relational"])
 @pytest.mark.parametrize("text,domains,pred", SINGLE_CONSTRAINTS, ids=[c[0][-40:] for c in SINGLE_CONSTRAINTS])
 def test_solution_count_matches_brute_force(text: str, domains: dict, pred: Callable, method: str) -> None:
     assert _count_solutions(text, {"alldifferent": method}) == _brute(domains, pred)

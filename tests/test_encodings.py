@@ -95,6 +95,9 @@ def test_permutation_alldifferent_amo_matches_brute_force(n: int) -> None:
                       lambda *v: len(set(v)) == n and len({x + i % 2 for i, x in enumerate(v)}) == n)
     assert _solutions(text, {"alldifferent": "amo"}) == expected
     assert _solutions(text, {"alldifferent": "amo"}, selectors=True) == expected
+    assert _solutions(text, {"alldifferent": "relational"}) == expected
+    assert _solutions(text, {"alldifferent": "relational"}, selectors=True) == expected
+    assert _solutions(text, {"alldifferent": "relational", "int": "direct"}) == expected  # falls back to pairwise
 
 
 def test_alldifferent_amo_with_holes_offsets_and_fixed_terms() -> None:
@@ -323,3 +326,15 @@ def test_parallel_count_with_log_and_direct_variables(tmp_path, capsys, option: 
     path.write_text("(int x 0 9)(int y 0 9)(< (+ x 3) y)\n")
     status, out, _ = run_cli(capsys, "solve", "--count", "-j", "2", "-O", option, str(path))
     assert status == 0 and out.strip().splitlines()[-1] == "c SOLUTIONS 21"
+
+
+def test_auto_alldifferent_is_relational_for_long_permutations_only() -> None:
+    # relational (a Boolean per pair, both sides order-encoded) costs more clauses than pairwise
+    def clauses(n: int, values: int, method: str) -> int:
+        names = [f"x{i}" for i in range(n)]
+        text = "".join(f"(int {x} 1 {values})" for x in names) + "(alldifferent " + " ".join(names) + ")"
+        return compile_model(csp2sat.parse(text), options={"alldifferent": method}).num_clauses
+
+    assert clauses(20, 20, "auto") == clauses(20, 20, "relational") > clauses(20, 20, "pairwise")
+    assert clauses(16, 16, "auto") == clauses(16, 16, "pairwise") < clauses(16, 16, "relational")
+    assert clauses(20, 21, "auto") == clauses(20, 21, "pairwise")  # not a permutation

@@ -100,12 +100,12 @@ def test_at_most_one_ladder() -> None:
     assert len(seen) == 8  # none or exactly one of the 7
 
 
-def test_alldifferent_both_methods_with_offsets_and_holes() -> None:
+def test_alldifferent_every_method_with_offsets_and_holes() -> None:
     doms = [Domain.of([(0, 2), (5, 5)]), Domain.range(-1, 2), Domain.range(1, 3)]
     offsets = [0, 1, -1]
     expected = {vals for vals in itertools.product(*(list(d.values()) for d in doms))
                 if len({v + o for v, o in zip(vals, offsets)}) == 3}
-    for method in ("amo", "pairwise"):
+    for method in ("amo", "pairwise", "relational"):
         order, pool, out = _setup(doms)
         encode_alldifferent(order, [0, 1, 2], offsets, [], pool, out, method)
         assert _assignments(order, out, 3) == expected, method

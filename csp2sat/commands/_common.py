@@ -95,20 +95,26 @@ class _SolverHelp(str):
     """The --solver help text, listing the usable solvers only when help is printed (probing imports PySAT)."""
 
     def __mod__(self, params: object) -> str:  # argparse expands help with `help % params`
-        from csp2sat.solver import CAPABILITIES, DEFAULT_SOLVER, usable_solvers
+        from csp2sat.solver import CAPABILITIES, DECISION_SOLVER, DEFAULT_SOLVER, usable_solvers
 
         fresh = [n for n in usable_solvers() if not (CAPABILITIES[n].assumptions and CAPABILITIES[n].incremental)]
-        text = f"SAT solver (default {DEFAULT_SOLVER}): {', '.join(usable_solvers())}, or a PySAT alias"
+        if self == "auto":
+            text = (f"SAT solver (default auto: {DECISION_SOLVER} without an objective unless an alldifferent has "
+                    f"more values than terms, else {DEFAULT_SOLVER}; -v's 'c search' line names it): "
+                    f"{', '.join(usable_solvers())}, or a PySAT alias")
+        else:
+            text = f"SAT solver (default {DEFAULT_SOLVER}): {', '.join(usable_solvers())}, or a PySAT alias"
         if fresh:
             text += f"; {', '.join(fresh)}: not incremental, run afresh for every SAT call (slower on objectives and modes)"
         return text
 
 
-def add_solver_argument(parser) -> None:
-    """The --solver NAME option, the same in every command that solves."""
-    from csp2sat.solver import DEFAULT_SOLVER
+def add_solver_argument(parser, auto: bool = False) -> None:
+    """The --solver NAME option, the same in every command that solves; `auto`: "auto" is the default."""
+    from csp2sat.solver import AUTO_SOLVER, DEFAULT_SOLVER
 
-    parser.add_argument("--solver", default=DEFAULT_SOLVER, type=_solver_name, metavar="NAME", help=_SolverHelp("solver"))
+    parser.add_argument("--solver", default=AUTO_SOLVER if auto else DEFAULT_SOLVER, type=_solver_name, metavar="NAME",
+                        help=_SolverHelp("auto" if auto else "solver"))
 
 
 def _positive_number(text: str, unit: str) -> float:

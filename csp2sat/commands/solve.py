@@ -14,7 +14,7 @@ DESCRIPTION = """\
 Solve a constraint problem written in the Sugar CSP language.
 
 The file is parsed and checked, compiled into CNF by the order encoding, and
-solved with a PySAT solver (CaDiCaL 1.9.5 unless --solver says otherwise).
+solved with a PySAT solver (--solver auto: Glucose 4.1 or CaDiCaL 1.9.5, see below).
 The answer is checked against the original constraints before it is printed.
 
 output (the same as Sugar's):
@@ -51,7 +51,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "file", metavar="FILE.csp", help="the problem ('-' for standard input; FILE.xml[.gz|.lzma]: XCSP3, see below)"
     )
-    add_solver_argument(parser)
+    add_solver_argument(parser, auto=True)
     add_timeout_argument(parser)
     parser.add_argument("-v", "--verbose", action="store_true", help="print stage times and CNF size on stderr")
     parser.add_argument(
@@ -68,7 +68,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="choose an encoding for comparison (repeatable): alldifferent=auto|pairwise|amo, "
+        help="choose an encoding for comparison (repeatable): alldifferent=auto|pairwise|relational|amo, "
         "cardinality=auto|totalizer|order, int=auto|order|direct (direct: one literal per value; "
         "auto is order, measured faster), large=auto|log|order, split=auto|shared|onesided "
         "(long sums: shared two-sided helpers, or separate ones per side), satmode=auto|default|focus|stable "
@@ -204,11 +204,11 @@ def _run_portfolio(args: argparse.Namespace, model, options: dict[str, str], out
 
             result = portfolio_solve_on_dask(
                 model, compiled, args.jobs, args.scheduler,
-                first=args.solver, timeout=timeout, verify=args.verify, on_answer=answers,
+                first=_named_solver(args.solver), timeout=timeout, verify=args.verify, on_answer=answers,
             )
         else:
             result = portfolio_solve(
-                model, compiled, args.jobs, first=args.solver, timeout=timeout, verify=args.verify, on_answer=answers
+                model, compiled, args.jobs, first=_named_solver(args.solver), timeout=timeout, verify=args.verify, on_answer=answers
             )
     except KeyboardInterrupt:  # run's watchdog (time limit, Ctrl-C, SIGTERM): the workers are gone already
         from csp2sat.solver import interrupt_handled
@@ -280,4 +280,11 @@ def _run_mode(args: argparse.Namespace, model, options: dict[str, str], out: "_T
     from csp2sat.compiler import compile_model
 
     compiled = compile_model(model, options=options)
-    return solve_modes.run(args, model, compiled, args.solver, out, progress)
+    return solve_modes.run(args, model, compiled, _named_solver(args.solver), out, progress)
+
+
+def _named_solver(name: str) -> str:
+    """`--solver auto` outside plain solving (enumeration, portfolio): the default solver, which those were measured with."""
+    from csp2sat.solver import AUTO_SOLVER, DEFAULT_SOLVER
+
+    return DEFAULT_SOLVER if name == AUTO_SOLVER else name

@@ -1,0 +1,69 @@
+"""`csp2sat solve --solver auto` (the default): the SAT solver picked per problem (csp2sat.solver.choose_solver).
+
+The choice changes only how the answer is searched for, so the answers must be
+right whichever solver is picked; these tests check which solver each kind of
+problem gets (the `c search` line of -v must name the solver that really ran)
+and that an explicit --solver is obeyed.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import csp2sat
+from csp2sat.compiler import compile_model
+from csp2sat.solver import DECISION_SOLVER, DEFAULT_SOLVER, Search, choose_solver
+from tests.cli_support import run_cli
+
+PERMUTATION = "(int x 1 3)(int y 1 3)(int z 1 3)(alldifferent x y z)(< x y)(< y z)"  # 1 2 3 only
+SPREAD = "(int x 1 5)(int y 1 5)(alldifferent x y)(> x 3)"  # 2 terms over 5 values: many answers
+PLAIN = "(int x 0 9)(int y 0 9)(= (+ x y) 17)(> x y)"  # x=9, y=8 only
+OBJECTIVE = "(int x 0 5)(int y 0 5)(>= (+ x y) 4)(<= y 3)(objective minimize x)"  # x=1, y=3 only
+
+
+@pytest.mark.parametrize("text, expected", [(PERMUTATION, DECISION_SOLVER), (PLAIN, DECISION_SOLVER),
+                                            (SPREAD, DEFAULT_SOLVER), (OBJECTIVE, DEFAULT_SOLVER)])
+def test_auto_picks_by_problem(text: str, expected: str) -> None:
+    model = csp2sat.parse(text)
+    compiled = compile_model(model)
+    assert choose_solver(model, compiled) == expected
+    search = Search(model, compiled, solver="auto")
+    try:
+        search.run()
+        assert search.stats["solver"] == expected
+    finally:
+        search.close()
+
+
+@pytest.mark.parametrize("text, expected, answer", [
+    (PERMUTATION, DECISION_SOLVER, ["a x\t1", "a y\t2", "a z\t3"]),
+    (SPREAD, DEFAULT_SOLVER, ["s SATISFIABLE"]),  # any answer (each is checked by the evaluator)
+    (PLAIN, DECISION_SOLVER, ["a x\t9", "a y\t8"]),
+    (OBJECTIVE, DEFAULT_SOLVER, ["a x\t1", "a y\t3"]),
+])
+def test_command_line_names_the_solver_that_ran(tmp_path, capsys: pytest.CaptureFixture, text: str,
+                                                expected: str, answer: list[str]) -> None:
+    path = tmp_path / "p.csp"
+    path.write_text(text)
+    status, out, err = run_cli(capsys, "solve", "-v", str(path))
+    assert status == 0 and set(answer) <= set(out.splitlines())
+    assert re.search(rf"^c search     {expected}\b.*, [\d,]+ conflicts$", err, re.M)
+    status, out, err = run_cli(capsys, "solve", "-v", "--solver", "minisat22", str(path))
+    assert status == 0 and set(answer) <= set(out.splitlines())
+    assert re.search(r"^c search     minisat22\b", err, re.M)
+
+
+def test_auto_outside_plain_solving_is_the_default_solver(tmp_path, capsys: pytest.CaptureFixture) -> None:
+    path = tmp_path / "p.csp"
+    path.write_text(PERMUTATION.replace("(< y z)", ""))
+    status, out, _ = run_cli(capsys, "solve", "--solver", "auto", "--count", str(path))
+    assert status == 0 and out.splitlines()[-1] == "c SOLUTIONS 3"
+
+
+def test_auto_first_in_a_portfolio_is_the_default_solver_once() -> None:
+    from csp2sat.parallel import portfolio_solvers
+
+    names = portfolio_solvers(3, "auto")
+    assert names[0] == DEFAULT_SOLVER and len(set(names)) == 3 and "auto" not in names
