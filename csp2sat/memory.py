@@ -20,6 +20,7 @@ import os
 from typing import Sequence
 
 from csp2sat.diagnostics import CspError, Exit
+from csp2sat.encoders.alldifferent import RELATIONAL_MIN_TERMS
 
 # Measured peak memory after loading into CaDiCaL, per clause and per CNF variable (docs/performance.md).
 BYTES_PER_CLAUSE = 200
@@ -94,6 +95,12 @@ def _sum_cost(sizes: list[int]) -> int:
 
 def _alldiff_pairs(domains: Sequence, offsets: Sequence[int]) -> tuple[int, int]:
     """(Σ over values of C(terms taking it, 2), Σ over terms of their domain sizes), by a sweep over intervals."""
+    pairs, total, _ = _alldiff_sweep(domains, offsets)
+    return pairs, total
+
+
+def _alldiff_sweep(domains: Sequence, offsets: Sequence[int]) -> tuple[int, int, int]:
+    """`_alldiff_pairs` and the number of distinct values the terms can take."""
     events: dict[int, int] = {}
     total = 0
     for dom, o in zip(domains, offsets):
@@ -102,12 +109,28 @@ def _alldiff_pairs(domains: Sequence, offsets: Sequence[int]) -> tuple[int, int]
             events[lo + o] = events.get(lo + o, 0) + 1
             events[hi + o + 1] = events.get(hi + o + 1, 0) - 1
     pairs = 0
+    values = 0
     depth = 0
     points = sorted(events)
     for a, b in zip(points, points[1:]):
         depth += events[a]
         pairs += (b - a) * depth * (depth - 1) // 2
-    return pairs, total
+        values += (b - a) if depth else 0
+    return pairs, total, values
+
+
+def _relational_cost(domains: Sequence, offsets: Sequence[int]) -> tuple[int, int]:
+    """(clauses, CNF variables) of the relational alldifferent: two binary differences per overlapping pair."""
+    ranges = [(d.lb + o, d.ub + o, d.size) for d, o in zip(domains, offsets)]
+    clauses = 0
+    chooser_vars = 0
+    for i, (lo_i, hi_i, size_i) in enumerate(ranges):
+        for lo_j, hi_j, size_j in ranges[i + 1:]:
+            if hi_i < lo_j or hi_j < lo_i:
+                continue
+            clauses += 2 * (_sum_cost([size_i, size_j]) + 1)
+            chooser_vars += 1
+    return clauses, chooser_vars
 
 
 def estimate(normal, is_log: Sequence[bool], alldifferent: str, pairwise_limit: int,
@@ -157,10 +180,18 @@ def estimate(normal, is_log: Sequence[bool], alldifferent: str, pairwise_limit: 
             n = len(ad.vars)
             cost = n * (n - 1) * 16 * max(bits[v] for v in ad.vars)
         else:
-            pairs, total = _alldiff_pairs([doms[v] for v in ad.vars], ad.offsets)
+            domains = [doms[v] for v in ad.vars]
+            pairs, total, values = _alldiff_sweep(domains, ad.offsets)
             value_wise = alldifferent == "amo" or (alldifferent == "auto" and pairs > pairwise_limit)
-            cost = 6 * total if value_wise else pairs
-            cnf_vars += 2 * total if value_wise else 0
+            relational = alldifferent == "relational" or (
+                alldifferent == "auto" and not value_wise
+                and values == len(ad.vars) >= RELATIONAL_MIN_TERMS)
+            if relational:
+                cost, chooser_vars = _relational_cost(domains, ad.offsets)
+                cnf_vars += chooser_vars
+            else:
+                cost = 6 * total if value_wise else pairs
+                cnf_vars += 2 * total if value_wise else 0
         clauses += cost
         if by_origin:
             per_origin[ad.origin] = per_origin.get(ad.origin, 0) + cost
