@@ -70,7 +70,13 @@ def _die_with_parent() -> None:
 
 def _init_local_worker(payload: bytes) -> None:
     global _PAYLOAD
+    import signal
+
     _die_with_parent()
+    # Spawned with SIGINT and SIGTERM blocked (`_Pool.submit`); a Ctrl-C at the terminal is the parent's to
+    # handle (it stops the workers), so it is ignored here, and SIGTERM gets its default action back.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
     _PAYLOAD = payload
 
 
@@ -211,13 +217,34 @@ class _Pool:
             self.executor = self.client.get_executor(pure=False)
 
     def submit(self, items: list[Item], budget: float, keep: bool, limit: int | None) -> cf.Future:
-        return self.executor.submit(run_cubes, self.token, self.payload_ref, items, budget, keep, limit, self.method)
+        if self.client is not None:
+            return self.executor.submit(run_cubes, self.token, self.payload_ref, items, budget, keep, limit, self.method)
+        # A local submit may spawn a worker: a time-out or Ctrl-C in the middle of writing its start-up data
+        # would leave it printing a traceback. Blocked, those signals are handled once the submit returns.
+        import signal
+
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        try:
+            return self.executor.submit(run_cubes, self.token, self.payload_ref, items, budget, keep, limit, self.method)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
     def close(self) -> None:
         if self.client is not None:
             self.client.close()
         else:
             self.executor.shutdown(wait=True, cancel_futures=True)
+
+    def abort(self) -> None:
+        """Stop at once (time-out, Ctrl-C): local workers are terminated, even those still starting up.
+
+        A worker that is still being spawned when its parent shuts the pool down
+        would otherwise print a traceback (its start-up semaphore is gone).
+        """
+        if self.client is None:
+            for process in list((getattr(self.executor, "_processes", None) or {}).values()):
+                process.kill()  # SIGKILL: a worker still starting up has SIGTERM blocked
+        self.close()
 
 
 def parallel_enumerate(
@@ -259,6 +286,7 @@ def parallel_enumerate(
     # Cubes: the first task is short, its leftover cubes are what the other workers start from. Blocking
     # splits the space by values of the printed variables instead (a blocking search leaves one item).
     task_budget = min(budget, 0.2) if method == "cubes" else budget
+    aborted = False
     try:
         while pending or running:
             free = jobs - len(running)
@@ -293,8 +321,13 @@ def parallel_enumerate(
                     for other in running:
                         other.cancel()
                     return
+    except BaseException:  # interrupted, or the caller stopped reading: no task is worth waiting for
+        aborted = True
+        pool.abort()
+        raise
     finally:
-        pool.close()
+        if not aborted:
+            pool.close()
 
 
 def _split_items(space: Any, pending: deque[Item], parts: int) -> None:
