@@ -15,8 +15,9 @@ OPTIMAL solutions only. `SolutionSpace` first finds the optimum (descending by
 assumptions on the objective's order literal, as Sugar does) and then fixes
 the objective variable to it with permanent unit clauses.
 
-Enumeration (`solutions`, `count`) splits the space into disjoint cubes
-instead of adding blocking clauses (`CubeEnumerator`): a cube is a set of
+Enumeration (`solutions`, `count`) has two methods (``-O enumerate=``).
+``cubes`` splits the space into disjoint cubes instead of adding blocking
+clauses (`CubeEnumerator`): a cube is a set of
 assumption literals; when the solver finds an answer inside cube C, the
 answer's identifying literals l1..lk (`Space.answer_literals`, variables with
 the smallest domains first) split the rest of C into the cubes
@@ -27,15 +28,16 @@ every learnt clause, and the pending cubes are independent tasks that
 `csp2sat.parallel` hands to worker processes. Uniqueness (two answers at most)
 still uses one blocking clause: one refutation beats k cube refutations there.
 
-`-O enumerate=blocking` (`BlockingEnumerator`) enumerates instead with one
+``blocking`` (`BlockingEnumerator`, the default) enumerates instead with one
 blocking clause per answer (the negated answer literals, guarded by an
 activation literal per cube): one SAT call per answer instead of about one per
 answer literal. Work items are then ``(cube, blocked)`` pairs, `blocked` being
 the answer literals already found inside the cube, so a search stopped
 mid-cube can be carried on by another process; `split_by_values` cuts the
 space into cubes over the values of the printed variables for the parallel
-workers. Which of the two is faster depends on the problem
-(benchmarks/results/count_methods.md); "auto" picks `DEFAULT_ENUMERATE`.
+workers. Blocking with CaDiCaL's stable mode was as fast as cubes or faster
+on every family measured (2-2.5x on pentomino sub-spaces; benchmarks/results/
+count_methods.md), hence "auto" = `DEFAULT_ENUMERATE` = blocking.
 
 The algorithms only need these operations, gathered in the `Space` protocol:
 `CompiledSpace` adapts the compiler's `Compiled` (docs/compiler-api.md), and
@@ -56,7 +58,7 @@ Value = int | bool
 Answer = dict[str, Value]
 # -O enumerate=...: how `SolutionSpace.solutions` visits the answers; "auto" means DEFAULT_ENUMERATE.
 ENUMERATE_METHODS = ("cubes", "blocking")
-DEFAULT_ENUMERATE = "cubes"
+DEFAULT_ENUMERATE = "blocking"  # measured: benchmarks/results/count_methods.md, "Methods across families"
 
 
 def enumerate_method(choice: str) -> str:
@@ -519,32 +521,41 @@ def model_objective(compiled: Any, model: Any) -> tuple | None:
 
 
 def open_space(
-    compiled: Any, model: Any, solver: str = DEFAULT_SOLVER, verify: bool = True, names: Sequence[str] | None = None
+    compiled: Any, model: Any, solver: str = DEFAULT_SOLVER, verify: bool = True, names: Sequence[str] | None = None,
+    enumerating: bool = False,
 ) -> SolutionSpace:
     """A `SolutionSpace` over the printed variables (or `names`); optimal solutions only if there is an objective.
 
-    The enumeration method and the SAT mode are the compiled options ``-O enumerate=`` and ``-O satmode=``.
+    The enumeration method and the SAT mode are the compiled options ``-O enumerate=`` and ``-O satmode=``
+    (`enumeration_settings`; `enumerating`: the space is opened to list or count all answers).
     """
-    method, mode = enumeration_settings(compiled, model)
+    method, mode = enumeration_settings(compiled, model, enumerating)
     return SolutionSpace(
         CompiledSpace(compiled, model, verify, names), solver, model_objective(compiled, model), method, mode
     )
 
 
-def enumeration_settings(compiled: Any, model: Any) -> tuple[str, str]:
-    """(enumeration method, SAT mode) chosen by the compiled options (`enumerate_method`, `csp2sat.solver.sat_mode`)."""
+def enumeration_settings(compiled: Any, model: Any, enumerating: bool = True) -> tuple[str, str]:
+    """(enumeration method, SAT mode) chosen by the compiled options ``-O enumerate=`` and ``-O satmode=``.
+
+    ``satmode=auto`` is CaDiCaL's stable mode when `enumerating` (all answers: measured as fast or faster
+    than its default alternation on every family of benchmarks/count_suite.py, up to 1.5x on pentomino
+    boxes), and `csp2sat.solver.sat_mode`'s choice for the other queries (--unique, --facts).
+    """
     from csp2sat.solver import sat_mode
 
     options = getattr(compiled, "options", None) or {}
     objective = getattr(model, "objective", None) is not None
-    return enumerate_method(options.get("enumerate", "auto")), sat_mode(options.get("satmode", "auto"), objective)
+    choice = options.get("satmode", "auto")
+    mode = "stable" if enumerating and choice == "auto" else sat_mode(choice, objective)
+    return enumerate_method(options.get("enumerate", "auto")), mode
 
 
 def iter_solutions(
     compiled: Any, model: Any, limit: int | None = None, solver: str = DEFAULT_SOLVER, names: Sequence[str] | None = None
 ) -> Iterator[Answer]:
     """Every answer of the model (at most `limit`), projected on the printed variables (or `names`)."""
-    with open_space(compiled, model, solver, names=names) as space:
+    with open_space(compiled, model, solver, names=names, enumerating=True) as space:
         yield from space.solutions(limit)
 
 
@@ -552,7 +563,7 @@ def count_solutions(
     compiled: Any, model: Any, limit: int | None = None, solver: str = DEFAULT_SOLVER, names: Sequence[str] | None = None
 ) -> int:
     """The number of answers (at most `limit`)."""
-    with open_space(compiled, model, solver, names=names) as space:
+    with open_space(compiled, model, solver, names=names, enumerating=True) as space:
         return space.count(limit)
 
 
