@@ -322,3 +322,33 @@ def test_blocking_enumeration_resumes_from_its_leftover_on_another_solver() -> N
     space.load(second)
     found += [tuple(a.values()) for a in BlockingEnumerator(second, space, leftover)]
     assert len(found) == len(set(found)) and set(found) == expected
+
+
+@pytest.mark.parametrize(
+    "options, enumerating, expected",
+    [({}, True, ("blocking", "stable")), ({}, False, ("blocking", "default")),
+     ({"enumerate": "cubes", "satmode": "default"}, True, ("cubes", "default")),
+     ({"satmode": "focus"}, True, ("blocking", "focus"))],
+)
+def test_enumeration_settings_reach_the_solver(monkeypatch: pytest.MonkeyPatch, options: dict, enumerating: bool,
+                                               expected: tuple) -> None:
+    """-O enumerate/satmode: auto is blocking in stable mode for --all/--count, the solver's default otherwise."""
+    from pysat.solvers import Solver
+
+    from csp2sat.enumerate import open_space
+    from csp2sat.solver import SAT_MODES
+
+    parse_text, check_model, compile_model = _pipeline()
+    model = check_model(parse_text("(int x 1 4)\n(int y 1 4)\n(< x y)\n"))
+    seen: list[dict] = []
+    original = Solver.configure
+
+    def spy(self, parameters):  # type: ignore[no-untyped-def]
+        seen.append(dict(parameters))
+        return original(self, parameters)
+
+    monkeypatch.setattr(Solver, "configure", spy)
+    with open_space(compile_model(model, options=options), model, "cadical195", enumerating=enumerating) as space:
+        assert space.method == expected[0]
+        assert space.count() == 6
+    assert seen == ([SAT_MODES[expected[1]]] if SAT_MODES[expected[1]] else [])
