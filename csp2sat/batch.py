@@ -247,7 +247,7 @@ def _run_csp(task: Task, settings: Settings) -> dict:
     compiled = compile_model(model)
     compiled_at = time.perf_counter()
     fields: dict[str, Any] = {"cnf": {"vars": compiled.num_vars, "clauses": compiled.num_clauses}}
-    with open_space(compiled, model, settings.solver, verify=True) as space:
+    with open_space(compiled, model, settings.solver, verify=True, enumerating=settings.mode == "count") as space:
         if settings.mode == "count":
             fields["count"] = 0
             try:

@@ -32,7 +32,7 @@ from csp2sat.syntax import Domain, Model, Objective
 
 DEFAULT_OPTIONS: dict[str, str] = {
     "alldifferent": "auto", "cardinality": "auto", "int": "auto", "large": "auto", "split": "auto",
-    "satmode": "auto", "objective": "auto", "shrink": "auto", "symmetry": "auto",
+    "satmode": "auto", "objective": "auto", "shrink": "auto", "symmetry": "auto", "enumerate": "auto",
 }
 OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "alldifferent": ALLDIFF_METHODS, "cardinality": CARDINALITY_METHODS, "int": ("auto", "order", "direct"),
@@ -44,6 +44,8 @@ OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "objective": ("auto", "binary", "linear", "gallop"), "shrink": ("auto", "on", "off"),
     # Value symmetry breaking (csp2sat.symmetry): only when one answer is wanted (`single_answer`).
     "symmetry": ("auto", "on", "off"),
+    # Read by the enumeration (csp2sat.enumerate.ENUMERATE_METHODS): how --all/--count visit the answers.
+    "enumerate": ("auto", "cubes", "blocking"),
 }
 # "large=auto": integer variables with more values than this are log-encoded (encoders/log.py).
 LOG_THRESHOLD = 1 << 16

@@ -15,8 +15,9 @@ OPTIMAL solutions only. `SolutionSpace` first finds the optimum (descending by
 assumptions on the objective's order literal, as Sugar does) and then fixes
 the objective variable to it with permanent unit clauses.
 
-Enumeration (`solutions`, `count`) splits the space into disjoint cubes
-instead of adding blocking clauses (`CubeEnumerator`): a cube is a set of
+Enumeration (`solutions`, `count`) has two methods (``-O enumerate=``).
+``cubes`` splits the space into disjoint cubes instead of adding blocking
+clauses (`CubeEnumerator`): a cube is a set of
 assumption literals; when the solver finds an answer inside cube C, the
 answer's identifying literals l1..lk (`Space.answer_literals`, variables with
 the smallest domains first) split the rest of C into the cubes
@@ -26,6 +27,17 @@ C, so every answer is met exactly once; the solver never gets a clause, keeps
 every learnt clause, and the pending cubes are independent tasks that
 `csp2sat.parallel` hands to worker processes. Uniqueness (two answers at most)
 still uses one blocking clause: one refutation beats k cube refutations there.
+
+``blocking`` (`BlockingEnumerator`, the default) enumerates instead with one
+blocking clause per answer (the negated answer literals, guarded by an
+activation literal per cube): one SAT call per answer instead of about one per
+answer literal. Work items are then ``(cube, blocked)`` pairs, `blocked` being
+the answer literals already found inside the cube, so a search stopped
+mid-cube can be carried on by another process; `split_by_values` cuts the
+space into cubes over the values of the printed variables for the parallel
+workers. Blocking with CaDiCaL's stable mode was as fast as cubes or faster
+on every family measured (2-2.5x on pentomino sub-spaces; benchmarks/results/
+count_methods.md), hence "auto" = `DEFAULT_ENUMERATE` = blocking.
 
 The algorithms only need these operations, gathered in the `Space` protocol:
 `CompiledSpace` adapts the compiler's `Compiled` (docs/compiler-api.md), and
@@ -44,6 +56,14 @@ from csp2sat.solver import DEFAULT_SOLVER, is_interrupt, new_solver, printed_val
 
 Value = int | bool
 Answer = dict[str, Value]
+# -O enumerate=...: how `SolutionSpace.solutions` visits the answers; "auto" means DEFAULT_ENUMERATE.
+ENUMERATE_METHODS = ("cubes", "blocking")
+DEFAULT_ENUMERATE = "blocking"  # measured: benchmarks/results/count_methods.md, "Methods across families"
+
+
+def enumerate_method(choice: str) -> str:
+    """The method that ``-O enumerate=CHOICE`` means (a key of `ENUMERATE_METHODS`)."""
+    return DEFAULT_ENUMERATE if choice in ("auto", "", None) else choice
 
 
 
@@ -154,6 +174,26 @@ class CompiledSpace:
         """The compiler's clause excluding this assignment."""
         return list(self.compiled.block_clause(answer))
 
+    def _answer_keys(self) -> tuple[list[str], set[str]]:
+        """The keys of an answer (as `project` gives them) and which of them are Booleans."""
+        bool_keys = [self.model.bool_key(v.name) for v in self.model.printed_bool_vars()]
+        bools = set(bool_keys)
+        if self.names is not None:
+            return list(self.names), {n for n in self.names if n in bools}
+        return [v.name for v in self.model.printed_int_vars()] + bool_keys, bools
+
+    def values_of(self, name: str) -> list[Value]:
+        """The values an answered variable can take (its domain; False and True for a Boolean)."""
+        if name in self._answer_keys()[1]:
+            return [False, True]
+        return list(self.compiled.domain_values(name))
+
+    def split_names(self) -> list[str]:
+        """The answered variables in the order cubes split on them: smallest domains first, then output order."""
+        keys, bools = self._answer_keys()
+        sizes = {k: 2 if k in bools else len(self.compiled.domain_values(k)) for k in keys}
+        return sorted(keys, key=lambda k: sizes[k])  # stable: output order breaks ties
+
     def answer_literals(self, answer: Answer) -> list[int]:
         """The value literals of every answered variable, smallest domains first (first-fail order for cubes)."""
         if self._split_order is None:
@@ -211,6 +251,86 @@ class CubeEnumerator:
             yield answer
 
 
+class BlockingEnumerator:
+    """Enumeration by blocking clauses inside a list of disjoint work items ``(cube, blocked)``.
+
+    For each item, answers inside `cube` are found one SAT call each, and each
+    answer's literals (`Space.answer_literals`) are blocked by a clause guarded
+    by an activation literal of the item; `blocked` lists the answer literals
+    already found there (by an earlier task), blocked before the search starts.
+    Iterating yields answers; `leftover()` gives the items not finished, with
+    the answers found so far in the current one added to its `blocked`, so a
+    caller may stop at any answer and hand the rest to someone else. The
+    activation literal is retired when an item ends or the caller stops (not
+    after an interruption: CaDiCaL aborts on any call after a SIGINT).
+    """
+
+    def __init__(self, solver: Solver, space: Space, items: Sequence[tuple]):
+        self.solver = solver
+        self.space = space
+        # An item may carry more than (cube, blocked): the rest is the caller's and comes back in `leftover`.
+        self.pending: list[tuple] = [
+            (list(item[0]), [list(b) for b in item[1]], *item[2:]) for item in reversed(items)
+        ]
+        self.current: tuple | None = None
+        self.calls = 0
+
+    def leftover(self) -> list[tuple]:
+        """The items not finished, in the order given (the current one first, with its answers so far in `blocked`)."""
+        rest = list(reversed(self.pending))
+        return ([self.current] if self.current is not None else []) + rest
+
+    def __iter__(self) -> Iterator[Answer]:
+        solver, space = self.solver, self.space
+        while self.pending:
+            self.current = self.pending.pop()
+            cube, blocked = self.current[0], self.current[1]
+            act = space.new_var()
+            interrupted = False
+            try:
+                for lits in blocked:
+                    solver.add_clause([-lit for lit in lits] + [-act])
+                while True:
+                    self.calls += 1
+                    if not solver.solve(assumptions=cube + [act]):
+                        break
+                    answer = space.project(solver.get_model())
+                    lits = space.answer_literals(answer)
+                    solver.add_clause([-lit for lit in lits] + [-act])
+                    blocked.append(lits)
+                    yield answer
+            except BaseException as err:
+                interrupted = is_interrupt(err)
+                raise
+            finally:
+                if not interrupted:
+                    solver.add_clause([-act])
+            self.current = None
+
+
+def split_by_values(
+    space: "CompiledSpace", parts: int, cube: Sequence[int] = (), depth: int = 0
+) -> tuple[list[list[int]], int]:
+    """Disjoint cubes covering `cube`: the value combinations of printed variables (fewest values first).
+
+    The variables of `CompiledSpace.split_names` from number `depth` on are
+    taken until there are at least `parts` cubes (or none is left); returns the
+    cubes and the number of variables used so far. Every answer inside `cube`
+    satisfies exactly one of the cubes, whatever the constraints. Variables of
+    one value, or of so many values (log-encoded) that the parts would exceed
+    16 x `parts`, do not split.
+    """
+    cubes: list[list[int]] = [list(cube)]
+    names = space.split_names()
+    while depth < len(names) and len(cubes) < parts:
+        values = space.values_of(names[depth])
+        depth += 1
+        if len(values) < 2 or len(cubes) * len(values) > 16 * parts:
+            continue
+        cubes = [c + space.value_literals(names[depth - 1], v) for c in cubes for v in values]
+    return cubes, depth
+
+
 @dataclass
 class Uniqueness:
     """Result of a uniqueness query: status is ``"unique"``, ``"multiple"`` or ``"none"``."""
@@ -228,9 +348,14 @@ class SolutionSpace:
     holds the optimal value (None when there is no solution).
     """
 
-    def __init__(self, space: Space, solver_name: str = DEFAULT_SOLVER, objective: Any = None):
+    def __init__(
+        self, space: Space, solver_name: str = DEFAULT_SOLVER, objective: Any = None, method: str = "auto",
+        mode: str = "default",
+    ):
         self.space = space
-        self.solver = new_solver(solver_name)  # any usable solver; missing features are emulated
+        self.method = enumerate_method(method)
+        # any usable solver; missing features are emulated. `mode`: a key of csp2sat.solver.SAT_MODES
+        self.solver = new_solver(solver_name, mode=mode)
         space.load(self.solver)
         self.optimum: int | None = None
         self.fixed_units: list[int] = []  # unit clauses added here (the optimum), for copies of this space
@@ -275,11 +400,15 @@ class SolutionSpace:
     # -- queries -----------------------------------------------------------
 
     def solutions(self, limit: int | None = None) -> Iterator[Answer]:
-        """Every answer (at most `limit`), by disjoint cubes (see the module docstring)."""
+        """Every answer (at most `limit`), by disjoint cubes or by blocking clauses (`method`, see the module docstring)."""
         if self._unsat or (limit is not None and limit <= 0):
             return
         found = 0
-        for answer in CubeEnumerator(self.solver, self.space, [[]]):
+        if self.method == "blocking":
+            search: Any = BlockingEnumerator(self.solver, self.space, [([], [])])
+        else:
+            search = CubeEnumerator(self.solver, self.space, [[]])
+        for answer in search:
             found += 1
             yield answer
             if limit is not None and found >= limit:
@@ -392,17 +521,41 @@ def model_objective(compiled: Any, model: Any) -> tuple | None:
 
 
 def open_space(
-    compiled: Any, model: Any, solver: str = DEFAULT_SOLVER, verify: bool = True, names: Sequence[str] | None = None
+    compiled: Any, model: Any, solver: str = DEFAULT_SOLVER, verify: bool = True, names: Sequence[str] | None = None,
+    enumerating: bool = False,
 ) -> SolutionSpace:
-    """A `SolutionSpace` over the printed variables (or `names`); optimal solutions only if there is an objective."""
-    return SolutionSpace(CompiledSpace(compiled, model, verify, names), solver, model_objective(compiled, model))
+    """A `SolutionSpace` over the printed variables (or `names`); optimal solutions only if there is an objective.
+
+    The enumeration method and the SAT mode are the compiled options ``-O enumerate=`` and ``-O satmode=``
+    (`enumeration_settings`; `enumerating`: the space is opened to list or count all answers).
+    """
+    method, mode = enumeration_settings(compiled, model, enumerating)
+    return SolutionSpace(
+        CompiledSpace(compiled, model, verify, names), solver, model_objective(compiled, model), method, mode
+    )
+
+
+def enumeration_settings(compiled: Any, model: Any, enumerating: bool = True) -> tuple[str, str]:
+    """(enumeration method, SAT mode) chosen by the compiled options ``-O enumerate=`` and ``-O satmode=``.
+
+    ``satmode=auto`` is CaDiCaL's stable mode when `enumerating` (all answers: measured as fast or faster
+    than its default alternation on every family of benchmarks/count_suite.py, up to 1.5x on pentomino
+    boxes), and `csp2sat.solver.sat_mode`'s choice for the other queries (--unique, --facts).
+    """
+    from csp2sat.solver import sat_mode
+
+    options = getattr(compiled, "options", None) or {}
+    objective = getattr(model, "objective", None) is not None
+    choice = options.get("satmode", "auto")
+    mode = "stable" if enumerating and choice == "auto" else sat_mode(choice, objective)
+    return enumerate_method(options.get("enumerate", "auto")), mode
 
 
 def iter_solutions(
     compiled: Any, model: Any, limit: int | None = None, solver: str = DEFAULT_SOLVER, names: Sequence[str] | None = None
 ) -> Iterator[Answer]:
     """Every answer of the model (at most `limit`), projected on the printed variables (or `names`)."""
-    with open_space(compiled, model, solver, names=names) as space:
+    with open_space(compiled, model, solver, names=names, enumerating=True) as space:
         yield from space.solutions(limit)
 
 
@@ -410,7 +563,7 @@ def count_solutions(
     compiled: Any, model: Any, limit: int | None = None, solver: str = DEFAULT_SOLVER, names: Sequence[str] | None = None
 ) -> int:
     """The number of answers (at most `limit`)."""
-    with open_space(compiled, model, solver, names=names) as space:
+    with open_space(compiled, model, solver, names=names, enumerating=True) as space:
         return space.count(limit)
 
 

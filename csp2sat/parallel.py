@@ -70,7 +70,13 @@ def _die_with_parent() -> None:
 
 def _init_local_worker(payload: bytes) -> None:
     global _PAYLOAD
+    import signal
+
     _die_with_parent()
+    # Spawned with SIGINT and SIGTERM blocked (`_Pool.submit`); a Ctrl-C at the terminal is the parent's to
+    # handle (it stops the workers), so it is ignored here, and SIGTERM gets its default action back.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
     _PAYLOAD = payload
 
 
@@ -81,12 +87,11 @@ def _loaded(token: str, payload: bytes | None) -> tuple[Any, Any]:
         return cached[1], cached[2]
     if cached is not None:
         cached[2].delete()
-    from pysat.solvers import Solver
-
     from csp2sat.enumerate import CompiledSpace
+    from csp2sat.solver import new_solver
 
-    compiled, model, names, units, solver_name, verify = pickle.loads(payload if payload is not None else _PAYLOAD)
-    solver = Solver(name=solver_name)
+    compiled, model, names, units, solver_name, verify, mode = pickle.loads(payload if payload is not None else _PAYLOAD)
+    solver = new_solver(solver_name, mode=mode)
     compiled.load(solver)
     for lit in units:
         solver.add_clause([lit])
@@ -95,28 +100,39 @@ def _loaded(token: str, payload: bytes | None) -> tuple[Any, Any]:
     return space, solver
 
 
+# A unit of work: (cube, answer literals already found and to block inside it, printed variables split so far).
+Item = tuple[list[int], list[list[int]], int]
+
+
 @dataclass
 class CubeResult:
-    """What one task sends back: answers (or only their number), the cubes left, and its costs."""
+    """What one task sends back: answers (or only their number), the work items left, and its costs."""
 
     count: int
     answers: list[Answer] | None
-    leftover: list[list[int]]
+    leftover: list[Item]
     calls: int
     cpu_s: float
     checked: int = 0
 
 
 def run_cubes(
-    token: str, payload: bytes | None, cubes: list[list[int]], budget: float, keep_answers: bool, limit: int | None
+    token: str, payload: bytes | None, items: list[Item], budget: float, keep_answers: bool, limit: int | None,
+    method: str = "cubes",
 ) -> CubeResult:
-    """Enumerate inside `cubes` for about `budget` seconds (at least one SAT call); return what is left."""
-    from csp2sat.enumerate import CubeEnumerator
+    """Enumerate inside `items` for about `budget` seconds (at least one SAT call); return what is left.
+
+    `method` "cubes": `CubeEnumerator` (items carry nothing to block); "blocking": `BlockingEnumerator`.
+    """
+    from csp2sat.enumerate import BlockingEnumerator, CubeEnumerator
 
     space, solver = _loaded(token, payload)
     start, cpu = time.monotonic(), time.process_time()
     checked_before = space.checked
-    search = CubeEnumerator(solver, space, cubes)
+    if method == "blocking":
+        search: Any = BlockingEnumerator(solver, space, items)
+    else:
+        search = CubeEnumerator(solver, space, [cube for cube, _, _ in items])
     answers: list[Answer] = []
     count = 0
     for answer in search:
@@ -125,10 +141,15 @@ def run_cubes(
             answers.append(answer)
         if (limit is not None and count >= limit) or time.monotonic() - start >= budget:
             break
+    if method == "blocking":
+        leftover = search.leftover()
+    else:
+        # back in the order given: the first cube is explored first; cube splits are not value splits (depth 0)
+        leftover = [(cube, [], 0) for cube in reversed(search.stack)]
     return CubeResult(
         count,
         answers if keep_answers else None,
-        list(reversed(search.stack)),  # back in the order given: the first cube is explored first
+        leftover,
         search.calls,
         time.process_time() - cpu,
         space.checked - checked_before,
@@ -177,8 +198,9 @@ def connect(scheduler: Any) -> Any:
 class _Pool:
     """An executor (local processes or a Dask cluster) plus what its tasks need to find the problem."""
 
-    def __init__(self, payload: bytes, jobs: int, scheduler: str | None) -> None:
+    def __init__(self, payload: bytes, jobs: int, scheduler: str | None, method: str = "cubes") -> None:
         self.token = uuid.uuid4().hex
+        self.method = method
         self.client = None
         if scheduler is None:
             import multiprocessing
@@ -194,14 +216,35 @@ class _Pool:
             self.payload_ref = self.client.scatter(payload, broadcast=True)
             self.executor = self.client.get_executor(pure=False)
 
-    def submit(self, cubes: list[list[int]], budget: float, keep: bool, limit: int | None) -> cf.Future:
-        return self.executor.submit(run_cubes, self.token, self.payload_ref, cubes, budget, keep, limit)
+    def submit(self, items: list[Item], budget: float, keep: bool, limit: int | None) -> cf.Future:
+        if self.client is not None:
+            return self.executor.submit(run_cubes, self.token, self.payload_ref, items, budget, keep, limit, self.method)
+        # A local submit may spawn a worker: a time-out or Ctrl-C in the middle of writing its start-up data
+        # would leave it printing a traceback. Blocked, those signals are handled once the submit returns.
+        import signal
+
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        try:
+            return self.executor.submit(run_cubes, self.token, self.payload_ref, items, budget, keep, limit, self.method)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
     def close(self) -> None:
         if self.client is not None:
             self.client.close()
         else:
             self.executor.shutdown(wait=True, cancel_futures=True)
+
+    def abort(self) -> None:
+        """Stop at once (time-out, Ctrl-C): local workers are terminated, even those still starting up.
+
+        A worker that is still being spawned when its parent shuts the pool down
+        would otherwise print a traceback (its start-up semaphore is gone).
+        """
+        if self.client is None:
+            for process in list((getattr(self.executor, "_processes", None) or {}).values()):
+                process.kill()  # SIGKILL: a worker still starting up has SIGTERM blocked
+        self.close()
 
 
 def parallel_enumerate(
@@ -225,7 +268,7 @@ def parallel_enumerate(
     `scheduler`: None for local processes, a Dask address (or a
     `distributed` cluster object) otherwise. At most `limit` answers in all.
     """
-    from csp2sat.enumerate import open_space
+    from csp2sat.enumerate import CompiledSpace, enumeration_settings, open_space
 
     stats = stats if stats is not None else ParallelStats()
     with open_space(compiled, model, solver, verify=False, names=names) as space:
@@ -233,16 +276,22 @@ def parallel_enumerate(
             return
         units = list(space.fixed_units)
         stats.optimum = space.optimum
-    payload = pickle.dumps((compiled, model, names, units, solver, verify), protocol=pickle.HIGHEST_PROTOCOL)
-    pool = _Pool(payload, jobs, scheduler)
-    pending: deque[list[int]] = deque([[]])
+    method, mode = enumeration_settings(compiled, model)
+    payload = pickle.dumps((compiled, model, names, units, solver, verify, mode), protocol=pickle.HIGHEST_PROTOCOL)
+    pool = _Pool(payload, jobs, scheduler, method)
+    pending: deque[Item] = deque([([], [], 0)])
+    splitter = CompiledSpace(compiled, model, False, names)
     running: set[cf.Future] = set()
     total = 0
-    # The first task is short: its leftover cubes are what the other workers start from.
-    task_budget = min(budget, 0.2)
+    # Cubes: the first task is short, its leftover cubes are what the other workers start from. Blocking
+    # splits the space by values of the printed variables instead (a blocking search leaves one item).
+    task_budget = min(budget, 0.2) if method == "cubes" else budget
+    aborted = False
     try:
         while pending or running:
             free = jobs - len(running)
+            if method == "blocking" and pending and len(pending) < free:
+                _split_items(splitter, pending, 4 * jobs)
             if pending and free > 0:
                 groups = min(free, len(pending))
                 cubes = list(pending)
@@ -272,8 +321,30 @@ def parallel_enumerate(
                     for other in running:
                         other.cancel()
                     return
+    except BaseException:  # interrupted, or the caller stopped reading: no task is worth waiting for
+        aborted = True
+        pool.abort()
+        raise
     finally:
-        pool.close()
+        if not aborted:
+            pool.close()
+
+
+def _split_items(space: Any, pending: deque[Item], parts: int) -> None:
+    """Replace the first pending item by its value split on the next printed variables (`split_by_values`).
+
+    Its blocked answers go to every part: each lies in one part, and a clause
+    blocking an answer outside the part's cube only repeats what the cube says.
+    """
+    from csp2sat.enumerate import split_by_values
+
+    cube, blocked, depth = pending.popleft()
+    parts_cubes, depth = split_by_values(space, parts, cube, depth)
+    if len(parts_cubes) == 1:  # nothing left to split on
+        pending.appendleft((cube, blocked, depth))
+        return
+    for part in reversed(parts_cubes):
+        pending.appendleft((part, [list(b) for b in blocked], depth))
 
 
 def _left(limit: int | None, total: int) -> int | None:

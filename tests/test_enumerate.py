@@ -269,3 +269,86 @@ def test_puzzle_uniqueness_matches_sources(folder: str, name: str, status: str) 
     model = check(parse_text(kind.generate(puzzle)))
     expected = {"unique": "unique", "MULTIPLE": "multiple", "UNSOLVABLE": "none"}[status]
     assert uniqueness(compile_model(model), model, names=projection(puzzle)).status == expected
+
+
+def test_random_csps_count_by_blocking_equals_brute_force() -> None:
+    """-O enumerate=blocking: the same answers as brute force, each once, on random small CSPs (objectives too)."""
+    _pipeline()
+    from bruteforce import brute_force
+    from csp_strategies import csp_texts
+
+    from csp2sat.enumerate import open_space
+
+    parse_text, check_model, compile_model = _pipeline()
+
+    @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(csp_texts())
+    def check(text: str) -> None:
+        model = check_model(parse_text(text))
+        expected = brute_force(model)
+        with open_space(compile_model(model, options={"enumerate": "blocking"}), model) as space:
+            assert space.method == "blocking"
+            found = [tuple(a.values()) for a in space.solutions()]
+        assert len(found) == len(set(found)) == len(expected.answers), text
+        assert set(found) == set(expected.answers), text
+
+    check()
+
+
+def test_blocking_enumeration_resumes_from_its_leftover_on_another_solver() -> None:
+    """A blocking search stopped mid-cube hands over (cube, blocked) items: the rest, each answer once."""
+    from csp2sat.enumerate import BlockingEnumerator, CompiledSpace, split_by_values
+    from csp2sat.solver import new_solver
+
+    text = "(int x 1 4)\n(int y 1 4)\n(int _h 0 1)\n(<= x (+ y _h))\n(bool p)\n(iff p (< x y))\n"
+    parse_text, check_model, compile_model = _pipeline()
+    model = check_model(parse_text(text))
+    compiled = compile_model(model)
+    expected = {(x, y, x < y) for x in range(1, 5) for y in range(1, 5) if x <= y + 1}
+    space = CompiledSpace(compiled, model)
+    cubes, depth = split_by_values(space, 3)
+    assert len(cubes) == 8 and depth == 2  # fewest values first: p (2 values), then x (4): 8 >= 3 parts
+    first = new_solver()
+    space.load(first)
+    search = BlockingEnumerator(first, space, [(c, [], "tag") for c in cubes])
+    found = []
+    for answer in search:
+        found.append(tuple(answer.values()))
+        if len(found) == 3:
+            break
+    leftover = search.leftover()
+    assert all(item[2] == "tag" for item in leftover) and leftover[0][1]  # the current item, with its answers
+    second = new_solver()
+    space.load(second)
+    found += [tuple(a.values()) for a in BlockingEnumerator(second, space, leftover)]
+    assert len(found) == len(set(found)) and set(found) == expected
+
+
+@pytest.mark.parametrize(
+    "options, enumerating, expected",
+    [({}, True, ("blocking", "stable")), ({}, False, ("blocking", "default")),
+     ({"enumerate": "cubes", "satmode": "default"}, True, ("cubes", "default")),
+     ({"satmode": "focus"}, True, ("blocking", "focus"))],
+)
+def test_enumeration_settings_reach_the_solver(monkeypatch: pytest.MonkeyPatch, options: dict, enumerating: bool,
+                                               expected: tuple) -> None:
+    """-O enumerate/satmode: auto is blocking in stable mode for --all/--count, the solver's default otherwise."""
+    from pysat.solvers import Solver
+
+    from csp2sat.enumerate import open_space
+    from csp2sat.solver import SAT_MODES
+
+    parse_text, check_model, compile_model = _pipeline()
+    model = check_model(parse_text("(int x 1 4)\n(int y 1 4)\n(< x y)\n"))
+    seen: list[dict] = []
+    original = Solver.configure
+
+    def spy(self, parameters):  # type: ignore[no-untyped-def]
+        seen.append(dict(parameters))
+        return original(self, parameters)
+
+    monkeypatch.setattr(Solver, "configure", spy)
+    with open_space(compile_model(model, options=options), model, "cadical195", enumerating=enumerating) as space:
+        assert space.method == expected[0]
+        assert space.count() == 6
+    assert seen == ([SAT_MODES[expected[1]]] if SAT_MODES[expected[1]] else [])

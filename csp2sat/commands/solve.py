@@ -75,7 +75,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(CaDiCaL's search: its own alternation, focused or stable mode only; focus helps big permutations), "
         "objective=auto|binary|linear|gallop (how an objective is improved), "
         "shrink=auto|on|off (re-encode with the objective's domain cut to the values still open), "
-        "symmetry=auto|on|off (value symmetry breaking, one answer only); auto (the default) picks per constraint",
+        "symmetry=auto|on|off (value symmetry breaking, one answer only), "
+        "enumerate=auto|cubes|blocking (how --all/--count/-n visit the answers: disjoint cubes, or a blocking "
+        "clause per answer); auto (the default) picks per constraint",
     )
     solve_modes.add_arguments(parser)
     from csp2sat.commands import sugar_modes

@@ -236,7 +236,9 @@ def run(
             return _run_parallel(args, model, compiled, solver_name, out, verify, progress)
         print("c --unique and --facts run in this process: --jobs and --scheduler are ignored", file=sys.stderr)
     # Counts are not printed answers: a sample is checked (enumerate.CompiledSpace), printed answers all are.
-    with open_space(compiled, model, solver_name, verify="sample" if args.count and verify else verify) as space:
+    enumerating = not (args.unique or args.facts)
+    with open_space(compiled, model, solver_name, verify="sample" if args.count and verify else verify,
+                    enumerating=enumerating) as space:
         printer = _Printer(model, space, out)
         if args.count:
             out.write(f"c SOLUTIONS {_count_with_progress(space, progress)}\n")
