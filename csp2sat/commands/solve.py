@@ -72,12 +72,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "cardinality=auto|totalizer|order, int=auto|order|direct (direct: one literal per value; "
         "auto is order, measured faster), large=auto|log|order, split=auto|shared|onesided "
         "(long sums: shared two-sided helpers, or separate ones per side), satmode=auto|default|focus|stable "
-        "(CaDiCaL's search: its own alternation, focused or stable mode only; focus helps big permutations), "
+        "(CaDiCaL's search: its own alternation, focused or stable mode only; auto is stable for --all/--count/-n, "
+        "else default), "
         "objective=auto|binary|linear|gallop (how an objective is improved), "
         "shrink=auto|on|off (re-encode with the objective's domain cut to the values still open), "
         "symmetry=auto|on|off (value symmetry breaking, one answer only), "
         "enumerate=auto|cubes|blocking (how --all/--count/-n visit the answers: disjoint cubes, or a blocking "
-        "clause per answer); auto (the default) picks per constraint",
+        "clause per answer; auto is blocking); auto, the default of every key, is the choice measured best "
+        "(docs/encodings.md)",
     )
     solve_modes.add_arguments(parser)
     from csp2sat.commands import sugar_modes
