@@ -100,6 +100,15 @@ def _loaded(token: str, payload: bytes | None) -> tuple[Any, Any]:
     return space, solver
 
 
+def _live_items(token: str) -> dict:
+    """This worker's unfinished blocking items still live on its solver (`BlockingEnumerator`'s `live`)."""
+    live = getattr(_LOCAL, "live", None)
+    if live is None or live[0] != token:
+        live = (token, {})
+        _LOCAL.live = live
+    return live[1]
+
+
 # A unit of work: (cube, answer literals already found and to block inside it, printed variables split so far).
 Item = tuple[list[int], list[list[int]], int]
 
@@ -130,7 +139,7 @@ def run_cubes(
     start, cpu = time.monotonic(), time.process_time()
     checked_before = space.checked
     if method == "blocking":
-        search: Any = BlockingEnumerator(solver, space, items)
+        search: Any = BlockingEnumerator(solver, space, items, _live_items(token))
     else:
         search = CubeEnumerator(solver, space, [cube for cube, _, _ in items])
     answers: list[Answer] = []
