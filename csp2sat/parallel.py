@@ -342,8 +342,10 @@ def parallel_enumerate(
 def _split_items(space: Any, pending: deque[Item], parts: int) -> None:
     """Replace the first pending item by its value split on the next printed variables (`split_by_values`).
 
-    Its blocked answers go to every part: each lies in one part, and a clause
-    blocking an answer outside the part's cube only repeats what the cube says.
+    Each blocked answer goes to the part it lies in (the part's new literals are
+    among its answer literals, both being `value_literals`): a clause blocking an
+    answer outside a part's cube would only repeat what the cube says, and each
+    worker would carry every answer of the split item.
     """
     from csp2sat.enumerate import split_by_values
 
@@ -353,7 +355,9 @@ def _split_items(space: Any, pending: deque[Item], parts: int) -> None:
         pending.appendleft((cube, blocked, depth))
         return
     for part in reversed(parts_cubes):
-        pending.appendleft((part, [list(b) for b in blocked], depth))
+        new = part[len(cube):]
+        mine = [list(b) for b in blocked if set(new) <= set(b)]
+        pending.appendleft((part, mine, depth))
 
 
 def _left(limit: int | None, total: int) -> int | None:
