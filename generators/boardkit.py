@@ -398,6 +398,21 @@ def step_numbers(out: CspText, cells: Sequence[Pos], longest: int, prefix: str =
     return z, outgoing
 
 
+def predecessor_choice(out: CspText, name: str, link: str, step: str, number: Sequence[str],
+                       outgoing: Sequence[str]) -> str:
+    """Declare the hidden Boolean "this node takes that one as its predecessor" (``_{name}``) and return it.
+
+    It requires `link` (the formula joining the two nodes) and, through the
+    `step` predicate of `step_numbers`, makes the node's `number` bits equal to
+    the predecessor's `outgoing` bits.
+    """
+    choice = helper(name)
+    out.add(f"(bool {choice})")
+    out.add(f"(=> {choice} {link})")
+    out.add(f"({step} {choice} {' '.join([*number, *outgoing])})")
+    return choice
+
+
 def connected_rule(
     out: CspText,
     cells: Sequence[Pos],
@@ -457,11 +472,8 @@ def connected_rule(
         for d, other in enumerate(((r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c))):
             if other not in allowed:
                 continue
-            choice = helper(f"{prefix}a_{r}_{c}_{d}")
-            choices.append(choice)
-            out.add(f"(bool {choice})")
-            out.add(f"(=> {choice} {inside(other)})")
-            out.add(f"({step} {choice} {' '.join(z[cell] + outgoing[other])})")
+            choices.append(predecessor_choice(out, f"{prefix}a_{r}_{c}_{d}", inside(other), step,
+                                              z[cell], outgoing[other]))
         if previous != "false":
             out.add(f"(=> (and {here} {previous}) {any_true(choices)})")
         previous = mark

@@ -32,6 +32,7 @@ from csp2sat.generators.boardkit import (
     region_lines,
     render_shading,
     split_violations,
+    predecessor_choice,
     step_numbers,
 )
 
@@ -190,11 +191,8 @@ def _connected_regions(out: CspText, puzzle: Lits) -> None:
         choices = []
         for j in range(len(firsts)):
             if (k, j) in joined:
-                choice = helper(f"a_{k}_{j}")
-                choices.append(choice)
-                out.add(f"(bool {choice})")
-                out.add(f"(=> {choice} {joined[k, j]})")
-                out.add(f"(step {choice} {' '.join(z[firsts[k]] + outgoing[firsts[j]])})")
+                choices.append(predecessor_choice(out, f"a_{k}_{j}", joined[k, j], "step",
+                                                  z[firsts[k]], outgoing[firsts[j]]))
         out.add(any_true(choices))
 
 

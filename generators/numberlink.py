@@ -31,6 +31,7 @@ from csp2sat.generators.boardkit import (
     Segment,
     segment_name,
     segment_picture,
+    predecessor_choice,
     step_numbers,
     total,
 )
@@ -192,11 +193,8 @@ def generate(puzzle: Numberlink) -> str:
             joining = (min(cell, other), max(cell, other))
             if joining not in segment_set:
                 continue
-            choice = helper(f"a_{r}_{c}_{d}")
-            choices.append(choice)
-            out.add(f"(bool {choice})")
-            out.add(f"(=> {choice} (= {segment_name(joining)} 1))")
-            out.add(f"(step {choice} {' '.join(z[cell] + outgoing[other])})")
+            choices.append(predecessor_choice(out, f"a_{r}_{c}_{d}", f"(= {segment_name(joining)} 1)", "step",
+                                              z[cell], outgoing[other]))
         out.add(f"(=> (!= {colour[cell]} 0) {any_true(choices)})" if cell not in pair_of else any_true(choices))
     return out.text()
 
