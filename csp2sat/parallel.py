@@ -37,7 +37,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Sequence
 
-from csp2sat.solver import DEFAULT_SOLVER, SATISFIABLE, UNSATISFIABLE
+from csp2sat.solver import DEFAULT_SOLVER, SATISFIABLE, UNSATISFIABLE, without_auto
 
 Answer = dict
 
@@ -374,8 +374,7 @@ def parallel_count(compiled: Any, model: Any, jobs: int, **options: Any) -> int:
 
 def portfolio_solvers(jobs: int, first: str = DEFAULT_SOLVER) -> list[str]:
     """The solver of each portfolio worker: `first` ("auto": `DEFAULT_SOLVER`), then the others of `PORTFOLIO`."""
-    if first == "auto":  # `csp2sat solve`'s default; the race itself covers the choice `choose_solver` makes
-        first = DEFAULT_SOLVER
+    first = without_auto(first)  # `csp2sat solve`'s default; the race itself covers what `choose_solver` picks
     names = [first] + [name for name in PORTFOLIO if name != first]
     return [names[k % len(names)] for k in range(jobs)]
 

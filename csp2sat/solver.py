@@ -182,6 +182,13 @@ def choose_solver(model: Model, compiled) -> str:
     return DECISION_SOLVER if DECISION_SOLVER in usable_solvers() else DEFAULT_SOLVER
 
 
+def without_auto(name: str) -> str:
+    """`name`, with "auto" read as `DEFAULT_SOLVER`: where no single problem is there to choose by
+    (enumeration, the portfolio's first racer, a solver made without a problem), or the choice
+    was measured with CaDiCaL only."""
+    return DEFAULT_SOLVER if name == AUTO_SOLVER else name
+
+
 def check_solver(name: str) -> str:
     """The main name of the solver `name` (any PySAT alias); a usage error naming the usable ones otherwise.
 
@@ -334,9 +341,7 @@ def new_solver(name: str = "cadical195", bootstrap_with=None, mode: str = "defau
     """
     from pysat.solvers import Solver
 
-    main = check_solver(name)
-    if main == AUTO_SOLVER:  # no problem to look at here: the default
-        main = DEFAULT_SOLVER
+    main = without_auto(check_solver(name))
     caps = CAPABILITIES[main]
     if not (caps.assumptions and caps.incremental):
         return FreshSolver(main, bootstrap_with)

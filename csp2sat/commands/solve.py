@@ -207,11 +207,11 @@ def _run_portfolio(args: argparse.Namespace, model, options: dict[str, str], out
 
             result = portfolio_solve_on_dask(
                 model, compiled, args.jobs, args.scheduler,
-                first=_named_solver(args.solver), timeout=timeout, verify=args.verify, on_answer=answers,
+                first=args.solver, timeout=timeout, verify=args.verify, on_answer=answers,
             )
         else:
             result = portfolio_solve(
-                model, compiled, args.jobs, first=_named_solver(args.solver), timeout=timeout, verify=args.verify, on_answer=answers
+                model, compiled, args.jobs, first=args.solver, timeout=timeout, verify=args.verify, on_answer=answers
             )
     except KeyboardInterrupt:  # run's watchdog (time limit, Ctrl-C, SIGTERM): the workers are gone already
         from csp2sat.solver import interrupt_handled
@@ -281,13 +281,7 @@ def _run_mode(args: argparse.Namespace, model, options: dict[str, str], out: "_T
     """The beyond-Sugar modes (--all, --count, --unique, --facts); `run` reports an interruption from `progress`."""
     from csp2sat.commands import solve_modes
     from csp2sat.compiler import compile_model
+    from csp2sat.solver import without_auto
 
     compiled = compile_model(model, options=options)
-    return solve_modes.run(args, model, compiled, _named_solver(args.solver), out, progress)
-
-
-def _named_solver(name: str) -> str:
-    """`--solver auto` outside plain solving (enumeration, portfolio): the default solver, which those were measured with."""
-    from csp2sat.solver import AUTO_SOLVER, DEFAULT_SOLVER
-
-    return DEFAULT_SOLVER if name == AUTO_SOLVER else name
+    return solve_modes.run(args, model, compiled, without_auto(args.solver), out, progress)
