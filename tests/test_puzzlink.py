@@ -64,6 +64,9 @@ def test_pzprjs_encodings_of_known_boards() -> None:
         "https://puzz.link/p?slither/5/5/cbcbcddad"
     assert puzzlink.to_url(puzzlink.url_to_text("http://pzv.jp/p.html?bridges/5/5/4g2i3h23k3g1g3g4g3"), "hashiwokakero") \
         == "https://puzz.link/p?hashikake/5/5/4g2i3h23k3g1g3g4g3"
+    # pzprjs's hitori code is base 36 without runs: 'g' is the number 16, '.' a cell without a number
+    assert puzzlink.url_to_text("https://puzz.link/p?hitori/3/1/g.@", "hitori") == "16 - ?\n"
+    assert puzzlink.to_url("16 - ?\n40 1 2\n", "hitori") == "https://puzz.link/p?hitori/3/2/g.@-1412"
 
 
 CODES = {
@@ -73,6 +76,8 @@ CODES = {
     "number16": (puzzlink.decode_number16, puzzlink.encode_number16,
                  st.one_of(st.none(), st.integers(0, 9000), st.just(UNKNOWN))),
     "circle": (puzzlink.decode_circle, puzzlink.encode_circle, st.one_of(st.none(), st.sampled_from([1, 2]))),
+    "hitori": (puzzlink.decode_hitori, puzzlink.encode_hitori,
+               st.one_of(st.none(), st.integers(0, 1295), st.just(UNKNOWN))),
 }
 
 
@@ -96,6 +101,8 @@ def test_every_code_round_trips(code: str, data: st.DataObject) -> None:
     ("https://puzz.link/p?mashu/4/4/1z", "'z' at position 2 is not valid in the circle code"),
     ("https://puzz.link/p?tapa/4/4/g", "'tapa' is not a genre csp2sat reads"),
     ("https://puzz.link/p?kakuro/4/4/g", "ends inside the sums of a black cell"),
+    ("https://puzz.link/p?hitori/4/4/12-3", "'-' at position 3 must be followed by 2 base-36 digits"),
+    ("https://puzz.link/p?hitori/4/4/12+3", "'+' at position 3 is not valid in the hitori code"),
 ])
 def test_malformed_urls_name_the_wrong_part(url: str, part: str) -> None:
     with pytest.raises(UrlError) as err:
