@@ -10,6 +10,8 @@ with one of pzprjs's cell codes (its ``Encode`` class):
 - ``number10`` (Fillmat): ``0``-``9`` a clue, ``a``-``z`` a run of 1 to 26 empty cells, ``.`` unknown.
 - ``number16`` (Hashiwokakero, Shikaku, Nurikabe): ``0``-``f`` a clue, ``-XX`` / ``+XXX`` /
   ``=XXX`` / ``%XXX`` larger clues in hexadecimal, ``g``-``z`` a run of empty cells, ``.`` unknown.
+- ``hitori``: ``0``-``9``/``a``-``z`` a base-36 number, ``-XX`` a two-digit one, ``.`` a cell
+  without a number, ``%``/``@`` an unknown number (no runs).
 - ``circle`` (Masyu): each base-27 digit holds three cells (0 none, 1 white, 2 black).
 
 Data flows one way in each direction: URL -> `parse_url` -> clue grid -> the genre's board
@@ -217,6 +219,44 @@ def encode_number16(clues: Sequence[Clue]) -> str:
             return "=" + format(clue - 4096, "03x")
         return "%" + format(clue - 8192, "03x")
     return _with_runs(map(piece, clues), offset=15, longest=20)
+
+
+def decode_hitori(body: str, cells: int) -> list[Clue]:
+    """pzprjs ``decodeHitori``: one base-36 digit per number (``0``-``9``, ``a``-``z``), ``-XX`` two
+    base-36 digits, ``.`` a cell without a number, ``%`` or ``@`` a number that is not given."""
+    out: list[Clue] = [None] * cells
+    c = i = 0
+    while i < len(body) and c < cells:
+        ch = body[i]
+        if ch.isdigit() or "a" <= ch <= "z":
+            out[c] = int(ch, 36)
+        elif ch == "-":
+            digits = body[i + 1:i + 3]
+            if len(digits) != 2 or not re.fullmatch(r"[0-9a-z]+", digits):
+                raise UrlError(f"URL body: '-' at position {i + 1} must be followed by 2 base-36 digits")
+            out[c] = int(digits, 36)
+            i += 2
+        elif ch in "%@":
+            out[c] = UNKNOWN
+        elif ch != ".":
+            raise _bad("hitori", body, i)
+        c += 1
+        i += 1
+    return out
+
+
+def encode_hitori(clues: Sequence[Clue]) -> str:
+    """pzprjs ``encodeHitori``: no runs; every cell without a number is a ``.``."""
+    def piece(clue: Clue) -> str:
+        if clue is None:
+            return "."
+        if clue == UNKNOWN:
+            return "@"
+        assert isinstance(clue, int)
+        if not 0 <= clue < 1296:
+            raise UrlError(f"clue {clue} cannot be written in the hitori code (0 to 1295)")
+        return _base36(clue) if clue < 36 else "-" + _base36(clue // 36) + _base36(clue % 36)
+    return "".join(piece(clue) for clue in clues)
 
 
 def decode_circle(body: str, cells: int) -> list[Clue]:
@@ -577,7 +617,7 @@ FORMATS: dict[str, UrlFormat] = {
         UrlFormat("nurikabe", ("nurikabe",), decode_number16, encode_number16, True, "-"),
         UrlFormat("akari", ("lightup", "akari"), decode_4cell, encode_4cell, False, ".", unknown="#",
                   blanks=frozenset({".", "-"})),  # 0 is an Akari clue; the code's "." is a black cell
-        UrlFormat("hitori", ("hitori",), decode_number16, encode_number16, True, "-"),
+        UrlFormat("hitori", ("hitori",), decode_hitori, encode_hitori, True, "-"),
         UrlFormat("starbattle", ("starbattle",), None, None, True, "-",
                   to_board=_stars_to_board, from_board=_stars_from_board),
         UrlFormat("norinori", ("norinori",), None, None, True, "-",

@@ -20,29 +20,33 @@ def _grid_neighbours(cell: Pos, rows: int, cols: int) -> list[Pos]:
 
 
 def sudoku(puzzle) -> list[list[list[int]]]:
-    """Every filled grid: cells in reading order, each number once per row, column and block."""
+    """Every filled grid: the empty cell with the fewest numbers that fit first (its row, column and block
+    hold each number once), until every cell is filled."""
     n = puzzle.size
     houses: dict[Pos, list[list[Pos]]] = {}
     for _where, cells in puzzle.houses():
         for cell in cells:
             houses.setdefault(cell, []).append(cells)
     grid = [[0] * n for _ in range(n)]
-    cells = [(r, c) for r in range(n) for c in range(n)]
+    for (r, c), v in puzzle.givens.items():
+        grid[r][c] = v
     found = []
 
-    def place(i: int) -> None:
-        if i == len(cells):
+    def fits(cell: Pos, v: int) -> bool:
+        return all(grid[a][b] != v for house in houses[cell] for a, b in house)
+
+    def place(empty: set[Pos]) -> None:
+        if not empty:
             found.append([row[:] for row in grid])
             return
-        r, c = cells[i]
-        options = [puzzle.givens[r, c]] if (r, c) in puzzle.givens else range(1, n + 1)
-        for v in options:
-            if all(grid[a][b] != v for house in houses[r, c] for a, b in house):
-                grid[r][c] = v
-                place(i + 1)
-                grid[r][c] = 0
+        options = {cell: [v for v in range(1, n + 1) if fits(cell, v)] for cell in empty}
+        (r, c) = min(empty, key=lambda cell: (len(options[cell]), cell))
+        for v in options[r, c]:
+            grid[r][c] = v
+            place(empty - {(r, c)})
+            grid[r][c] = 0
 
-    place(0)
+    place({(r, c) for r in range(n) for c in range(n) if (r, c) not in puzzle.givens})
     return found
 
 

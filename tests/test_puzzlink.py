@@ -37,6 +37,13 @@ def _rows(text: str) -> list[str]:
     return [line.rstrip() for line in text.strip("\n").splitlines()]
 
 
+def _board_text(board: Path) -> str:
+    """A stored board without its Numberlink rule lines: a numlin URL holds the numbers only, and a line such as
+    'no-detour' is the file's own (how to count its answers)."""
+    lines = board.read_text(encoding="utf-8").splitlines()
+    return "".join(line + "\n" for line in lines if line.strip() not in ("every-cell", "no-2x2", "no-detour"))
+
+
 def test_the_data_has_urls_of_every_genre_with_a_url_form() -> None:
     genres = {puzzlink.genre_of_url(url) for _, _, url in RECORDS}
     assert genres == set(puzzlink.FORMATS)
@@ -45,13 +52,13 @@ def test_the_data_has_urls_of_every_genre_with_a_url_form() -> None:
 @pytest.mark.parametrize("folder,board,url", RECORDS, ids=[f"{f}/{b.name}" for f, b, _ in RECORDS])
 def test_url_decodes_to_the_stored_board(folder: str, board: Path, url: str) -> None:
     genre = puzzlink.genre_of_url(url)
-    assert _rows(puzzlink.url_to_text(url, genre)) == _rows(board.read_text(encoding="utf-8"))
+    assert _rows(puzzlink.url_to_text(url, genre)) == _rows(_board_text(board))
 
 
 @pytest.mark.parametrize("folder,board,url", RECORDS, ids=[f"{f}/{b.name}" for f, b, _ in RECORDS])
 def test_canonical_url_round_trips(folder: str, board: Path, url: str) -> None:
     genre = puzzlink.genre_of_url(url)
-    canonical = puzzlink.to_url(board.read_text(encoding="utf-8"), genre)
+    canonical = puzzlink.to_url(_board_text(board), genre)
     assert canonical.startswith("https://puzz.link/p?" + puzzlink.FORMATS[genre].pids[0] + "/")
     assert puzzlink.to_url(puzzlink.url_to_text(canonical, genre), genre) == canonical
     # the stored URL and the canonical one carry the same board
@@ -64,6 +71,9 @@ def test_pzprjs_encodings_of_known_boards() -> None:
         "https://puzz.link/p?slither/5/5/cbcbcddad"
     assert puzzlink.to_url(puzzlink.url_to_text("http://pzv.jp/p.html?bridges/5/5/4g2i3h23k3g1g3g4g3"), "hashiwokakero") \
         == "https://puzz.link/p?hashikake/5/5/4g2i3h23k3g1g3g4g3"
+    # pzprjs's hitori code is base 36 without runs: 'g' is the number 16, '.' a cell without a number
+    assert puzzlink.url_to_text("https://puzz.link/p?hitori/3/1/g.@", "hitori") == "16 - ?\n"
+    assert puzzlink.to_url("16 - ?\n40 1 2\n", "hitori") == "https://puzz.link/p?hitori/3/2/g.@-1412"
 
 
 CODES = {
@@ -73,6 +83,8 @@ CODES = {
     "number16": (puzzlink.decode_number16, puzzlink.encode_number16,
                  st.one_of(st.none(), st.integers(0, 9000), st.just(UNKNOWN))),
     "circle": (puzzlink.decode_circle, puzzlink.encode_circle, st.one_of(st.none(), st.sampled_from([1, 2]))),
+    "hitori": (puzzlink.decode_hitori, puzzlink.encode_hitori,
+               st.one_of(st.none(), st.integers(0, 1295), st.just(UNKNOWN))),
 }
 
 
@@ -96,6 +108,8 @@ def test_every_code_round_trips(code: str, data: st.DataObject) -> None:
     ("https://puzz.link/p?mashu/4/4/1z", "'z' at position 2 is not valid in the circle code"),
     ("https://puzz.link/p?tapa/4/4/g", "'tapa' is not a genre csp2sat reads"),
     ("https://puzz.link/p?kakuro/4/4/g", "ends inside the sums of a black cell"),
+    ("https://puzz.link/p?hitori/4/4/12-3", "'-' at position 3 must be followed by 2 base-36 digits"),
+    ("https://puzz.link/p?hitori/4/4/12+3", "'+' at position 3 is not valid in the hitori code"),
 ])
 def test_malformed_urls_name_the_wrong_part(url: str, part: str) -> None:
     with pytest.raises(UrlError) as err:

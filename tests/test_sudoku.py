@@ -81,3 +81,24 @@ def test_registered_under_its_name():
 @pytest.mark.parametrize("name", instances("sudoku"))
 def test_every_board_solves_with_the_recorded_uniqueness(name):
     check_board_end_to_end(sudoku, "sudoku", name)
+
+
+def _listed_answers() -> dict[str, list[str]]:
+    """name -> the solutions its source lists (sources.txt 'answers:' line, 81 digits each)."""
+    import re
+
+    from genre_support import DATA
+
+    text = (DATA / "sudoku" / "sources.txt").read_text(encoding="utf-8")
+    return {name: line.split() for name, line in re.findall(r"^(\S+)\.txt\n(?:  .*\n)*?  answers: (.*)", text, re.M)}
+
+
+@pytest.mark.parametrize("name", sorted(_listed_answers()))
+def test_the_solutions_a_source_lists_are_among_the_answers(name):
+    import puzzle_bruteforce as bf
+    from genre_support import puzzle_text
+
+    puzzle = sudoku.read(puzzle_text("sudoku", name))
+    found = {"".join(str(v) for row in grid for v in row) for grid in bf.accepted(sudoku.check, puzzle, bf.sudoku(puzzle))}
+    listed = _listed_answers()[name]
+    assert len(set(listed)) == len(listed) and set(listed) <= found
