@@ -178,8 +178,12 @@ def generate(puzzle: Numberlink) -> str:
         out.block("Rule: no 2x2 block of cells lies on one line")
         for r in range(rows - 1):
             for c in range(cols - 1):
-                a, *others = [colour[r + dr, c + dc] for dr in (0, 1) for dc in (0, 1)]
-                out.add(f"(or (= {a} 0) {' '.join(f'(!= {a} {b})' for b in others)})")
+                # All four on one line iff the left, right and one horizontal pair are equal; the block below
+                # (r odd) takes the pair it shares with the block above, so each "!=" is written, and
+                # encoded, for two blocks (25x25: 207,507 -> 180,485 clauses).
+                tl, tr, bl, br = [colour[r + dr, c + dc] for dr in (0, 1) for dc in (0, 1)]
+                across = f"(!= {tl} {tr})" if r % 2 == 0 else f"(!= {bl} {br})"
+                out.add(f"(or (= {tl} 0) {across} (!= {tl} {bl}) (!= {tr} {br}))")
     if puzzle.no_2x2:
         # Three segments inside a 2x2 block join its four cells into one line, which the rule above forbids;
         # stated on the segments it propagates without going through the pair numbers (25x25 Arukone:
