@@ -276,7 +276,8 @@ def model_lits(model: Any, p: Any) -> Printed:
 
 def model_numberlink(model: Any, p: Any) -> Printed:
     """Segments, a pair number per cell (equal along a segment) and an ordering variable per cell: every
-    line cell but the pair's first number has a segment to a cell with a smaller one (no stray loops)."""
+    line cell but the pair's first number has a segment to a cell with a smaller one (no stray loops);
+    the rule lines every-cell (pair number >= 1) and no-2x2 (one of a block's pairs differs)."""
     pairs = p.pairs()
     pair_of = {cell: pairs.index(value) + 1 for cell, value in p.numbers.items()}
     first = {}
@@ -313,7 +314,27 @@ def model_numberlink(model: Any, p: Any) -> Printed:
         model.AddBoolOr(lower + ([used.Not()] if used is not None else []))
     for s, var in x.items():
         model.Add(colour[s[0]] == colour[s[1]]).OnlyEnforceIf(var)
+    if p.every_cell:  # Arukone: no empty cell
+        for cell in at:
+            model.Add(colour[cell] >= 1)
+    if p.no_2x2:  # no 2x2 block on one line: one of its pairs differs (or its corner is empty)
+        for r in range(p.rows - 1):
+            for c in range(p.cols - 1):
+                tl, tr, bl, br = (r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)
+                differ = []
+                for a, b in ((tl, tr), (tl, bl), (tr, br)):
+                    d = model.NewBoolVar("")
+                    model.Add(colour[a] != colour[b]).OnlyEnforceIf(d)
+                    differ.append(d)
+                model.AddBoolOr(differ + [_empty(model, colour[tl])])
     return {segment_name(s): var for s, var in x.items()}
+
+
+def _empty(model: Any, colour: Any) -> Any:
+    """A Boolean that implies `colour` == 0 (a cell off every line)."""
+    e = model.NewBoolVar("")
+    model.Add(colour == 0).OnlyEnforceIf(e)
+    return e
 
 
 def model_yajilin(model: Any, p: Any) -> Printed:

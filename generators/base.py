@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 HIDDEN_PREFIX = "_"
 
@@ -86,6 +86,9 @@ class Genre:
       ``answer`` (the canonical solution text of shared/puzzles/README.md) or ``svg``.
     - `check(puzzle, solution)` lists the rules the solution breaks (empty: it is a solution),
       checked from the rules independently of the encoding.
+    - `images(puzzle, solution)` (optional) yields the solutions that a symmetry of the board
+      makes of `solution`; ``--unique`` takes one that differs and passes `check` as the second
+      answer instead of searching for one.
     """
 
     name: str
@@ -96,6 +99,7 @@ class Genre:
     decode: Callable[[Any, Values], Any]
     render: Callable[[Any, Any, str], str]
     check: Callable[[Any, Any], "list[Violation]"]
+    images: Callable[[Any, Any], Iterable[Any]] | None = None
 
 
 FORMATS = ("drawing", "answer", "svg")

@@ -16,6 +16,7 @@ lists them for the enumeration tools.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable, Iterator
 
 from csp2sat.generators.base import Genre, PuzzleError, Values, Violation, cell_name, helper, register
 from csp2sat.generators.boardkit import (
@@ -231,6 +232,34 @@ def check(box: Box, solution: list[str]) -> list[Violation]:
     return found
 
 
+def symmetries(box: Box) -> list[Callable[[int, int], Pos]]:
+    """The turns and reflections other than the identity that map the box's cells onto themselves."""
+    last_r, last_c = box.rows - 1, box.cols - 1
+    moves: list[Callable[[int, int], Pos]] = [
+        lambda r, c: (last_r - r, c), lambda r, c: (r, last_c - c), lambda r, c: (last_r - r, last_c - c)]
+    if box.rows == box.cols:
+        moves += [lambda r, c: (c, r), lambda r, c: (last_c - c, last_r - r),
+                  lambda r, c: (c, last_r - r), lambda r, c: (last_c - c, r)]
+    inside = set(box.cells)
+    return [move for move in moves if {move(r, c) for r, c in inside} == inside]
+
+
+def images(box: Box, solution: list[str]) -> Iterator[list[str]]:
+    """The packing turned or reflected by each symmetry of the box.
+
+    Each is a packing of the same box, and never the same one: no symmetry
+    leaves the F pentomino (neither symmetric nor centred) where it was. So a box
+    with a symmetry has at least two packings, and ``--unique`` needs no second search.
+    """
+    for move in symmetries(box):
+        image = [[BLOCKED] * box.cols for _ in range(box.rows)]
+        for r, row in enumerate(solution):
+            for c, mark in enumerate(row):
+                r2, c2 = move(r, c)
+                image[r2][c2] = mark
+        yield ["".join(row) for row in image]
+
+
 def render(box: Box, solution: list[str], fmt: str) -> str:
     """The packing as ``drawing`` (pieces by letter, with borders), ``answer`` (letters) or ``svg``."""
     check_format(fmt)
@@ -259,5 +288,6 @@ GENRE = register(
         decode=decode,
         render=render,
         check=check,
+        images=images,
     )
 )

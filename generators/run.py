@@ -6,7 +6,9 @@ uniqueness check solves again with the answer's *puzzle* variables excluded:
 those are the variables the genre's decoder reads (recorded while it reads
 them). By the genres' convention (`generators.base`) they are exactly the
 printed variables of the generated file, so ``puzzle --unique`` and
-``solve --unique FILE.csp`` ask the same question.
+``solve --unique FILE.csp`` ask the same question. Where a symmetry of the
+board turns the answer into another one (`Genre.images`, checked by the
+genre's rule checker), that is the second answer and no search is needed.
 
 Facts (``facts=True``): for each puzzle variable, the value it takes in every
 solution, or None where solutions differ (`csp2sat.enumerate`'s refutation
@@ -107,7 +109,10 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
             raise RuntimeError(f"{genre.name}: our own answer breaks a rule: {broken[0]}")
         t4 = time.perf_counter()
         run.times["verify"] = t4 - t3
-        if unique:
+        if unique and _second_by_symmetry(genre, puzzle, run.solution):
+            run.unique = False
+            run.times["unique"] = time.perf_counter() - t4
+        elif unique:
             try:
                 sat.add_clause(compiled.block_clause(recorder.used))
                 run.unique = not sat.solve()
@@ -128,6 +133,17 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
             run.interrupted = True
     return run
 
+
+def _second_by_symmetry(genre: Genre, puzzle: Any, solution: Any) -> bool:
+    """Whether a symmetry of the board turns `solution` into another solution (`Genre.images`).
+
+    Each image is checked by the genre's rule checker, so the answer "not unique" never rests
+    on the symmetry alone; a board without symmetries, or whose images equal the solution,
+    leaves the question to the SAT search.
+    """
+    if genre.images is None:
+        return False
+    return any(image != solution and not genre.check(puzzle, image) for image in genre.images(puzzle, solution))
 
 
 def _facts_and_count(run: PuzzleRun, compiled: Any, model: Any, recorder: RecordingValues, solver: str,

@@ -151,3 +151,33 @@ def test_every_box_gets_a_packing(name):
     assert values is not None
     rows = pentomino.decode(box, values)
     check_packing(box, rows)
+
+
+L_SHAPE = "..........\n" * 5 + ".....#####\n" * 2  # a 5x10 box with a 2x5 foot: no symmetry
+
+
+def test_symmetries_of_boxes():
+    counts = {name: len(pentomino.symmetries(pentomino.read(puzzle_text("pentomino", name)))) for name in BOXES}
+    assert counts["box_6x10"] == 3 and counts["box_8x8_centre2x2"] == 7
+    assert pentomino.symmetries(pentomino.read(L_SHAPE)) == []
+    diagonal = pentomino.read("#.......\n.#......\n" + "........\n" * 4 + "......#.\n.......#\n")  # both diagonals, 180°
+    assert len(pentomino.symmetries(diagonal)) == 3
+
+
+@pytest.mark.parametrize("name", SOLVED)
+def test_images_of_a_packing_are_other_packings(name):
+    box = pentomino.read(puzzle_text("pentomino", name))
+    rows = expected_answer("pentomino", name).split()
+    images = list(pentomino.images(box, rows))
+    assert len(images) == len(pentomino.symmetries(box)) and len({tuple(i) for i in images}) == len(images)
+    for image in images:
+        assert image != rows and pentomino.check(box, image) == []
+
+
+def test_unique_on_a_box_without_symmetry_still_searches():
+    from csp2sat.generators.run import solve_puzzle
+
+    box = pentomino.read(L_SHAPE)
+    assert pentomino.symmetries(box) == []
+    run = solve_puzzle(genre("pentomino"), box, unique=True)
+    assert run.solution is not None and run.unique is False and "unique" in run.times

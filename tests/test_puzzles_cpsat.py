@@ -83,3 +83,13 @@ def test_the_fresh_process_side_reports_the_same_answer() -> None:
     here = puzzles_cpsat.run_cpsat(g, g.read(path.read_text(encoding="utf-8")), unique=True)
     assert fresh["answer"] == here["answer"] and fresh["verdict"] == here["verdict"] == "unique"
     assert fresh["broken"] == []
+
+
+def test_the_numberlink_model_keeps_the_arukone_rules() -> None:
+    """every-cell and no-2x2 (janko's Arukone boards): unique under both, so CP-SAT must find the same lines."""
+    g = genre("numberlink")
+    puzzle = g.read((ROOT / "data" / "numberlink" / "janko_arukone_14x14.txt").read_text(encoding="utf-8"))
+    theirs = puzzles_cpsat.run_cpsat(g, puzzle, unique=True)
+    mine = solve_puzzle(g, puzzle)
+    assert theirs["broken"] == [] and theirs["verdict"] == "unique"
+    assert theirs["answer"] == g.render(puzzle, mine.solution, "answer").split("\n")[:-1]

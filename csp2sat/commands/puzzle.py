@@ -107,7 +107,7 @@ _STAGES = (
     ("encode", "normalise and encode to CNF"),
     ("search", "load the CNF, SAT search"),
     ("verify", "independent check of the answer, the genre's rules"),
-    ("unique", "search for a second solution"),
+    ("unique", "a second solution: searched, or the first one's image under a symmetry of the board"),
     ("facts", "forced values"),
     ("draw", "the drawing"),
 )
