@@ -15,7 +15,7 @@ OPTIMAL solutions only. `SolutionSpace` first finds the optimum (descending by
 assumptions on the objective's order literal, as Sugar does) and then fixes
 the objective variable to it with permanent unit clauses.
 
-Enumeration (`solutions`, `count`) has two methods (``-O enumerate=``).
+Enumeration (`solutions`, `count`) has three methods (``-O enumerate=``).
 ``cubes`` splits the space into disjoint cubes instead of adding blocking
 clauses (`CubeEnumerator`): a cube is a set of
 assumption literals; when the solver finds an answer inside cube C, the
