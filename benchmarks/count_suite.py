@@ -11,7 +11,10 @@ timed. Instances (so that no choice is tuned to one family):
 * the puzzle boards with several solutions in data/ (``*_multi*``), generated
   by `csp2sat gen`;
 * random CSPs (seeded): permutations of 0..7 under random sum and
-  difference rules, hundreds to thousands of answers.
+  difference rules, hundreds to thousands of answers;
+* loose random CSPs (``loose-N-K``): K variables over 0..N-1, all but the
+  last different, one random sum rule: 10^4 to 10^5 answers with few dead
+  ends (where ``-O enumerate=propagate`` is meant to win).
 
 CPU seconds are process time (the solver runs in this process) and conflicts
 come from the solver, so both are independent of the machine's load; the
@@ -67,6 +70,17 @@ def random_csp(seed: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def loose_csp(n: int, k: int, seed: int = 0) -> str:
+    """K variables over 0..N-1, the first K-1 all different, one random sum rule on two of them (many answers)."""
+    rng = random.Random(seed)
+    names = [f"x{i}" for i in range(k)]
+    lines = [f"(int {v} 0 {n - 1})" for v in names]
+    lines.append("(alldifferent " + " ".join(names[:-1]) + ")")
+    a, b = rng.sample(names, 2)
+    lines.append(f"(< (+ {a} {b}) {rng.randint(n // 2, n)})")
+    return "\n".join(lines) + "\n"
+
+
 def instances(workdir: Path) -> list[tuple[str, Path, tuple[str, int] | None]]:
     """(label, .csp file, fixed value or None) for every instance of the suite."""
     found: list[tuple[str, Path, tuple[str, int] | None]] = []
@@ -89,6 +103,10 @@ def instances(workdir: Path) -> list[tuple[str, Path, tuple[str, int] | None]]:
         path = workdir / f"random-{seed}.csp"
         path.write_text(random_csp(seed))
         found.append((f"random-{seed}", path, None))
+    for n, k in ((8, 5), (9, 5), (10, 6), (9, 6), (11, 6)):
+        path = workdir / f"loose-{n}-{k}.csp"
+        path.write_text(loose_csp(n, k))
+        found.append((f"loose-{n}-{k}", path, None))
     return found
 
 

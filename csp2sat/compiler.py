@@ -45,7 +45,7 @@ OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     # Value symmetry breaking (csp2sat.symmetry): only when one answer is wanted (`single_answer`).
     "symmetry": ("auto", "on", "off"),
     # Read by the enumeration (csp2sat.enumerate.ENUMERATE_METHODS): how --all/--count visit the answers.
-    "enumerate": ("auto", "cubes", "blocking"),
+    "enumerate": ("auto", "cubes", "blocking", "propagate"),
 }
 # "large=auto": integer variables with more values than this are log-encoded (encoders/log.py).
 LOG_THRESHOLD = 1 << 16

@@ -15,7 +15,7 @@ OPTIMAL solutions only. `SolutionSpace` first finds the optimum (descending by
 assumptions on the objective's order literal, as Sugar does) and then fixes
 the objective variable to it with permanent unit clauses.
 
-Enumeration (`solutions`, `count`) has two methods (``-O enumerate=``).
+Enumeration (`solutions`, `count`) has three methods (``-O enumerate=``).
 ``cubes`` splits the space into disjoint cubes instead of adding blocking
 clauses (`CubeEnumerator`): a cube is a set of
 assumption literals; when the solver finds an answer inside cube C, the
@@ -39,6 +39,19 @@ workers. Blocking with CaDiCaL's stable mode was as fast as cubes or faster
 on every family measured (2-2.5x on pentomino sub-spaces; benchmarks/results/
 count_methods.md), hence "auto" = `DEFAULT_ENUMERATE` = blocking.
 
+``propagate`` (`PropagationEnumerator`) is a chronological DPLL search over the
+printed variables that never re-searches found space and adds no clause: a
+node is a cube of value literals; the solver's unit propagation
+(`Solver.propagate`) prunes it (a conflict, or a variable left without a
+value, ends the node), the variable with the fewest values left is branched
+on value by value (disjoint children), and only a leaf, where every printed
+variable has one value left, costs a SAT call (none when propagation already
+assigned every variable). Answers are distinct by construction. It wins where
+answers are dense (many answers, few dead ends: 1.4x on a loose permutation
+with 136,080 answers) and loses where unit propagation alone prunes badly
+(2x on n-queens and random permutations; on pentomino boxes the tree explodes):
+benchmarks/results/count_methods.md, "Third study". Not chosen by "auto".
+
 The algorithms only need these operations, gathered in the `Space` protocol:
 `CompiledSpace` adapts the compiler's `Compiled` (docs/compiler-api.md), and
 `CnfSpace` adapts a plain CNF projected on some of its variables (used for
@@ -57,7 +70,7 @@ from csp2sat.solver import DEFAULT_SOLVER, is_interrupt, new_solver, printed_val
 Value = int | bool
 Answer = dict[str, Value]
 # -O enumerate=...: how `SolutionSpace.solutions` visits the answers; "auto" means DEFAULT_ENUMERATE.
-ENUMERATE_METHODS = ("cubes", "blocking")
+ENUMERATE_METHODS = ("cubes", "blocking", "propagate")
 DEFAULT_ENUMERATE = "blocking"  # measured: benchmarks/results/count_methods.md, "Methods across families"
 
 
@@ -120,6 +133,14 @@ class CnfSpace:
     def answer_literals(self, answer: Answer) -> list[int]:
         """The shown variables' literals, in the order given."""
         return [self._var_of[n] if v else -self._var_of[n] for n, v in answer.items()]
+
+    def values_of(self, name: str) -> list[Value]:
+        """False and True."""
+        return [False, True]
+
+    def split_names(self) -> list[str]:
+        """The shown variables, in the order given."""
+        return list(self.names)
 
     def value_literals(self, name: str, value: Value) -> list[int]:
         """``[v]`` or ``[-v]``."""
@@ -329,6 +350,101 @@ class BlockingEnumerator:
             self.current = None
 
 
+# Printed variables with more values than this are not enumerated value by value (log-encoded domains):
+# `PropagationEnumerator.usable` says no and `SolutionSpace` falls back to `DEFAULT_ENUMERATE`.
+PROPAGATE_MAX_VALUES = 1024
+PROPAGATE_SOLVER = "glucose4"  # the solver of -O enumerate=propagate when none other than the default is named
+
+
+class PropagationEnumerator:
+    """Chronological DPLL enumeration over the printed variables, pruned by unit propagation (see the module docstring).
+
+    Iterating yields answers; `stack` always holds the cubes (nodes) not yet
+    explored, pairwise disjoint and disjoint from every answer yielded so far,
+    so a caller may stop at any answer and hand `stack` on, as with
+    `CubeEnumerator`. The solver is only asked `propagate(assumptions=cube)`
+    and, at leaves, `solve(assumptions=cube)`: it gains no clause. `calls`
+    counts SAT calls, `nodes` propagations.
+    """
+
+    def __init__(self, solver: Solver, space: Any, cubes: Sequence[Sequence[int]]):
+        self.solver = solver
+        self.space = space
+        self.stack: list[list[int]] = [list(cube) for cube in reversed(cubes)]
+        self.calls = 0
+        self.nodes = 0
+        # Per printed variable: its values' literal lists, each value's literals as given by the space.
+        self._names = space.split_names()
+        self._values = [space.values_of(name) for name in self._names]
+        self._literals = [[space.value_literals(name, v) for v in values] for name, values in zip(self._names, self._values)]
+
+    @staticmethod
+    def usable(space: Any) -> bool:
+        """Whether every printed variable has at most `PROPAGATE_MAX_VALUES` values."""
+        return all(len(space.values_of(name)) <= PROPAGATE_MAX_VALUES for name in space.split_names())
+
+    def __iter__(self) -> Iterator[Answer]:
+        solver, space, stack, literals = self.solver, self.space, self.stack, self._literals
+        while stack:
+            cube = stack.pop()
+            self.nodes += 1
+            ok, implied = solver.propagate(assumptions=cube)
+            if not ok:
+                continue
+            # The cube's literals hold too: propagate() leaves out those already set at the root (units).
+            true = set(implied)
+            true.update(cube)
+            false = {-lit for lit in true}
+            best: list[list[int]] | None = None
+            dead = False
+            for lits_of_values in literals:
+                alive = [lits for lits in lits_of_values if false.isdisjoint(lits)]
+                if not alive:
+                    dead = True
+                    break
+                if len(alive) > 1 and (best is None or len(alive) < len(best)):
+                    if any(true.issuperset(lits) for lits in alive):
+                        continue  # a value holds: the others are excluded, if not by propagation then by it
+                    best = alive
+                    if len(best) == 2:
+                        break  # no smaller choice left to find
+            if dead:
+                continue
+            if best is not None:
+                # Branch on the first value v left: "x = v" and "x != v". The second is one literal when all but
+                # one of v's literals hold already (the lowest value of an order-encoded x: x > v; a Boolean),
+                # and propagating it prunes all the other values at once; otherwise one child per value.
+                # Either way every child holds a literal its parent did not: the search always goes deeper.
+                open_lits = [lit for lit in best[0] if lit not in true]
+                if len(open_lits) == 1:
+                    stack.append(cube + [-open_lits[0]])
+                    stack.append(cube + open_lits)
+                else:
+                    stack.extend(cube + [lit for lit in lits if lit not in true] for lits in reversed(best))
+                continue
+            # A leaf: every printed variable has one value; the hidden ones may still have none.
+            if len(true) >= solver.nof_vars():
+                model = sorted(true, key=abs)
+            else:
+                self.calls += 1
+                if not solver.solve(assumptions=cube):
+                    continue
+                model = solver.get_model()
+            yield space.project(model)
+
+
+def propagate_settings(method: str, space: Any, solver_name: str) -> tuple[str, str]:
+    """(method, solver) to enumerate with: ``propagate`` falls back to `DEFAULT_ENUMERATE` on domains over
+    `PROPAGATE_MAX_VALUES` values, and runs on `PROPAGATE_SOLVER` when the solver is the default one."""
+    if method != "propagate":
+        return method, solver_name
+    if not PropagationEnumerator.usable(space):
+        return DEFAULT_ENUMERATE, solver_name
+    # Glucose's propagate() costs 0.2-0.5 ms a node on the 5x12 box where CaDiCaL's costs 0.8-1.3 ms (CaDiCaL
+    # sets up a search each call), and n-queens 11 counts in half the CPU: count_methods.md, "Third study".
+    return method, PROPAGATE_SOLVER if solver_name == DEFAULT_SOLVER else solver_name
+
+
 def _same_answers(known: list[list[int]], blocked: list[list[int]]) -> bool:
     """Whether `blocked` lists exactly the answers `known` (answers are only ever appended, in order)."""
     return len(known) == len(blocked) and (not known or known[-1] == list(blocked[-1]))
@@ -383,9 +499,11 @@ class SolutionSpace:
         mode: str = "default",
     ):
         self.space = space
-        self.method = enumerate_method(method)
+        self.method, solver_name = propagate_settings(enumerate_method(method), space, solver_name)
         # any usable solver; missing features are emulated. `mode`: a key of csp2sat.solver.SAT_MODES
         self.solver = new_solver(solver_name, mode=mode)
+        if self.method == "propagate" and not hasattr(self.solver, "propagate"):
+            self.method = DEFAULT_ENUMERATE  # an emulated solver (no assumptions): no propagation either
         space.load(self.solver)
         self.optimum: int | None = None
         self.fixed_units: list[int] = []  # unit clauses added here (the optimum), for copies of this space
@@ -436,6 +554,8 @@ class SolutionSpace:
         found = 0
         if self.method == "blocking":
             search: Any = BlockingEnumerator(self.solver, self.space, [([], [])])
+        elif self.method == "propagate":
+            search = PropagationEnumerator(self.solver, self.space, [[]])
         else:
             search = CubeEnumerator(self.solver, self.space, [[]])
         for answer in search:

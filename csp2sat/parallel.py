@@ -131,15 +131,18 @@ def run_cubes(
 ) -> CubeResult:
     """Enumerate inside `items` for about `budget` seconds (at least one SAT call); return what is left.
 
-    `method` "cubes": `CubeEnumerator` (items carry nothing to block); "blocking": `BlockingEnumerator`.
+    `method` "cubes": `CubeEnumerator` (items carry nothing to block); "blocking": `BlockingEnumerator`;
+    "propagate": `PropagationEnumerator` (items are cubes, as for "cubes").
     """
-    from csp2sat.enumerate import BlockingEnumerator, CubeEnumerator
+    from csp2sat.enumerate import BlockingEnumerator, CubeEnumerator, PropagationEnumerator
 
     space, solver = _loaded(token, payload)
     start, cpu = time.monotonic(), time.process_time()
     checked_before = space.checked
     if method == "blocking":
         search: Any = BlockingEnumerator(solver, space, items, _live_items(token))
+    elif method == "propagate":
+        search = PropagationEnumerator(solver, space, [cube for cube, _, _ in items])
     else:
         search = CubeEnumerator(solver, space, [cube for cube, _, _ in items])
     answers: list[Answer] = []
@@ -277,7 +280,7 @@ def parallel_enumerate(
     `scheduler`: None for local processes, a Dask address (or a
     `distributed` cluster object) otherwise. At most `limit` answers in all.
     """
-    from csp2sat.enumerate import CompiledSpace, enumeration_settings, open_space
+    from csp2sat.enumerate import CompiledSpace, enumeration_settings, open_space, propagate_settings
 
     stats = stats if stats is not None else ParallelStats()
     with open_space(compiled, model, solver, verify=False, names=names) as space:
@@ -286,15 +289,16 @@ def parallel_enumerate(
         units = list(space.fixed_units)
         stats.optimum = space.optimum
     method, mode = enumeration_settings(compiled, model)
+    splitter = CompiledSpace(compiled, model, False, names)
+    method, solver = propagate_settings(method, splitter, solver)
     payload = pickle.dumps((compiled, model, names, units, solver, verify, mode), protocol=pickle.HIGHEST_PROTOCOL)
     pool = _Pool(payload, jobs, scheduler, method)
     pending: deque[Item] = deque([([], [], 0)])
-    splitter = CompiledSpace(compiled, model, False, names)
     running: set[cf.Future] = set()
     total = 0
     # Cubes: the first task is short, its leftover cubes are what the other workers start from. Blocking
     # splits the space by values of the printed variables instead (a blocking search leaves one item).
-    task_budget = min(budget, 0.2) if method == "cubes" else budget
+    task_budget = min(budget, 0.2) if method in ("cubes", "propagate") else budget
     aborted = False
     try:
         while pending or running:

@@ -105,6 +105,28 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([str(exe), *args], capture_output=True, text=True, cwd="/", timeout=300)
 
 
+def test_cli_propagate_enumeration(tmp_path: Path) -> None:
+    """The installed command with -O enumerate=propagate: --count, --all and -n as with the default, -j 2 too,
+    and a --timeout that stops it prints s UNKNOWN with the partial count."""
+    path = tmp_path / "hidden.csp"
+    path.write_text(HIDDEN)
+    option = ["-O", "enumerate=propagate"]
+    assert _cli("solve", "--count", *option, str(path)).stdout == "c SOLUTIONS 22\n"
+    assert _cli("solve", "--count", "-j", "2", *option, str(path)).stdout == "c SOLUTIONS 22\n"
+
+    def answers(out: str) -> list[str]:
+        assert out.startswith("s SATISFIABLE\n")
+        return out[len("s SATISFIABLE\n"):].split("a\n")[:-1]  # each answer's lines end with a lone "a"
+
+    mine = answers(_cli("solve", "--all", *option, str(path)).stdout)
+    assert len(mine) == len(set(mine)) == 22 and set(mine) == set(answers(_cli("solve", "--all", str(path)).stdout))
+    assert _cli("solve", "-n", "3", *option, str(path)).stdout.count("a\n") == 3
+    loose = tmp_path / "loose.csp"
+    loose.write_text("".join(f"(int x{i} 0 9)\n" for i in range(7)) + "(alldifferent x0 x1 x2 x3 x4 x5)\n")
+    out = _cli("solve", "--count", "--timeout", "1", *option, str(loose)).stdout
+    assert out.startswith("s UNKNOWN\nc SOLUTIONS AT LEAST ") and int(out.split()[-1]) > 0
+
+
 def test_cli_count_and_all_with_jobs(tmp_path: Path) -> None:
     path = tmp_path / "hidden.csp"
     path.write_text(HIDDEN)
@@ -123,6 +145,16 @@ def test_cli_portfolio(tmp_path: Path) -> None:
     assert "\no 19\na x\t1\na y\t18\na s\t19\na\ns OPTIMUM FOUND\n" in out
     assert out.endswith("s OPTIMUM FOUND\n")
     assert _cli("solve", "-j", "2", str(tmp_path / "nope.csp")).returncode != 0
+
+
+def test_parallel_propagation_enumeration_equals_sequential_answers() -> None:
+    """-O enumerate=propagate on 2 workers: the DFS stacks handed back and forth as cubes, each answer once."""
+    model = check(parse_text(HIDDEN))
+    compiled = compile_model(model, options={"enumerate": "propagate"})
+    expected = set(_sequential(HIDDEN))
+    found = [tuple(a.values()) for batch in parallel_enumerate(compiled, model, 2, budget=0.0) for a in batch]
+    assert len(found) == len(set(found)) == 22 and set(found) == expected
+    assert parallel_count(compiled, model, 2, budget=0.0) == 22
 
 
 def test_parallel_blocking_enumeration_equals_sequential_answers() -> None:

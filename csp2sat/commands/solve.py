@@ -77,8 +77,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "objective=auto|binary|linear|gallop (how an objective is improved), "
         "shrink=auto|on|off (re-encode with the objective's domain cut to the values still open), "
         "symmetry=auto|on|off (value symmetry breaking, one answer only), "
-        "enumerate=auto|cubes|blocking (how --all/--count/-n visit the answers: disjoint cubes, or a blocking "
-        "clause per answer; auto is blocking); auto, the default of every key, is the choice measured best",
+        "enumerate=auto|cubes|blocking|propagate (how --all/--count/-n visit the answers: disjoint cubes, a "
+        "blocking clause per answer, or a DPLL search over the printed variables by unit propagation, for loose "
+        "problems with very many answers; auto is blocking); auto, the default of every key, is the choice measured best",
     )
     solve_modes.add_arguments(parser)
     from csp2sat.commands import sugar_modes
