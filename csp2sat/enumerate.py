@@ -65,7 +65,9 @@ from typing import Any, Iterator, Protocol, Sequence
 
 from pysat.solvers import Solver
 
-from csp2sat.solver import DEFAULT_SOLVER, is_interrupt, new_solver, printed_values, verify_answer
+from csp2sat.solver import (
+    AUTO_SOLVER, CAPABILITIES, DEFAULT_SOLVER, check_solver, is_interrupt, new_solver, printed_values, verify_answer,
+)
 
 Value = int | bool
 Answer = dict[str, Value]
@@ -442,7 +444,11 @@ def propagate_settings(method: str, space: Any, solver_name: str) -> tuple[str, 
         return DEFAULT_ENUMERATE, solver_name
     # Glucose's propagate() costs 0.2-0.5 ms a node on the 5x12 box where CaDiCaL's costs 0.8-1.3 ms (CaDiCaL
     # sets up a search each call), and n-queens 11 counts in half the CPU: count_methods.md, "Third study".
-    return method, PROPAGATE_SOLVER if solver_name == DEFAULT_SOLVER else solver_name
+    if solver_name in (DEFAULT_SOLVER, AUTO_SOLVER):
+        return method, PROPAGATE_SOLVER
+    if not CAPABILITIES[check_solver(solver_name)].propagate:
+        return DEFAULT_ENUMERATE, solver_name  # e.g. Lingeling, CryptoMiniSat: PySAT offers no propagate()
+    return method, solver_name
 
 
 def _same_answers(known: list[list[int]], blocked: list[list[int]]) -> bool:

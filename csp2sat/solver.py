@@ -93,6 +93,7 @@ class Capabilities:
     incremental: bool = True
     core: bool = True
     phases: bool = True
+    propagate: bool = True  # Solver.propagate (unit propagation under assumptions), used by -O enumerate=propagate
 
     def missing(self) -> list[str]:
         """The names of what this solver lacks (emulated by `new_solver`)."""
@@ -101,19 +102,19 @@ class Capabilities:
 
 # One row per PySAT solver, keyed by its main name (the attribute of pysat.solvers.SolverNames).
 CAPABILITIES: dict[str, Capabilities] = {
-    "cadical103": Capabilities(phases=False),
+    "cadical103": Capabilities(phases=False, propagate=False),
     "cadical153": Capabilities(),
     "cadical195": Capabilities(),
     "cadical300": Capabilities(),
-    "cryptosat": Capabilities(),  # needs the pycryptosat package
+    "cryptosat": Capabilities(phases=False, propagate=False),  # needs the pycryptosat package
     "ergo": Capabilities(),
     "gluecard3": Capabilities(),
     "gluecard4": Capabilities(),
     "glucose3": Capabilities(),
     "glucose4": Capabilities(),
     "glucose42": Capabilities(),
-    "kissat404": Capabilities(assumptions=False, incremental=False, core=False, phases=False),
-    "lingeling": Capabilities(),
+    "kissat404": Capabilities(assumptions=False, incremental=False, core=False, phases=False, propagate=False),
+    "lingeling": Capabilities(propagate=False),
     "maplechrono": Capabilities(),
     "maplecm": Capabilities(),
     "maplesat": Capabilities(),
@@ -358,7 +359,28 @@ def new_solver(name: str = "cadical195", bootstrap_with=None, mode: str = "defau
         sat.get_core = lambda: None  # callers then fall back to all assumptions
     if not caps.phases:
         sat.set_phases = lambda literals=(), hard=False: None  # a hint only
+    if main == "cryptosat":
+        _declare_assumed_variables(sat)
     return sat
+
+
+def _declare_assumed_variables(sat) -> None:
+    """Let `sat` (CryptoMiniSat) take assumptions on variables no clause mentions yet.
+
+    pycryptosat refuses them ("Variable N not used in clauses"), but the enumeration and
+    `--unique` assume fresh activation literals before any clause uses them; a tautology
+    `v ∨ ¬v` on the largest such variable declares it (and every smaller one) without
+    constraining anything.
+    """
+    search = sat.solve
+
+    def solve(assumptions=(), *args, **kwargs):
+        highest = max((abs(literal) for literal in assumptions), default=0)
+        if highest > sat.nof_vars():
+            sat.add_clause([highest, -highest])
+        return search(assumptions, *args, **kwargs)
+
+    sat.solve = solve
 
 
 def _conflicts(sat) -> int | None:

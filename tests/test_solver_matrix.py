@@ -64,6 +64,15 @@ MODES = {
     "all": (["solve", "--all", "{sat}"], lambda s, o: s == 0 and len(_blocks(o)) == 2 and o.endswith("c SOLUTIONS 2\n")),
     "n": (["solve", "-n", "1", "{sat}"], lambda s, o: s == 0 and o.endswith("c SOLUTIONS AT LEAST 1\n")),
     "count": (["solve", "--count", "{sat}"], lambda s, o: s == 0 and o == "c SOLUTIONS 2\n"),
+    "count-cubes": (["solve", "--count", "-O", "enumerate=cubes", "{sat}"], lambda s, o: s == 0 and o == "c SOLUTIONS 2\n"),
+    "count-propagate": (  # falls back to blocking where PySAT offers no propagate()
+        ["solve", "--count", "-O", "enumerate=propagate", "{sat}"],
+        lambda s, o: s == 0 and o == "c SOLUTIONS 2\n",
+    ),
+    "count-propagate-jobs": (
+        ["solve", "--count", "-j", "2", "-O", "enumerate=propagate", "{sat}"],
+        lambda s, o: s == 0 and o == "c SOLUTIONS 2\n",
+    ),
     "count-unsat": (["solve", "--count", "{unsat}"], lambda s, o: s == 0 and o == "c SOLUTIONS 0\n"),
     "unique": (["solve", "--unique", "{sat}"], lambda s, o: s == 0 and "c MULTIPLE\n" in o and len(_blocks(o)) == 2),
     "unique-objective": (
@@ -132,13 +141,15 @@ def test_aliases_resolve_to_the_table() -> None:
 
 # ---------------------------------------------------------------- the table against the installed PySAT
 
+# argv: solver, "raw" (PySAT's own Solver) or "ours" (csp2sat.solver.new_solver, which callers get), abilities
 PROBE = r"""
 import sys, warnings
 from pysat.solvers import Solver, SolverNames
+from csp2sat.solver import new_solver
 warnings.simplefilter("ignore")
 name = getattr(SolverNames, sys.argv[1])[0]
-for what in sys.argv[2:]:
-    s = Solver(name=name)
+for what in sys.argv[3:]:
+    s = Solver(name=name) if sys.argv[2] == "raw" else new_solver(name)
     s.add_clause([1, 2]); s.add_clause([-1, 2])
     if what == "assumptions":
         ok = s.solve(assumptions=[-2]) is False and s.solve(assumptions=[1]) is True
@@ -150,25 +161,34 @@ for what in sys.argv[2:]:
         ok = s.solve(assumptions=[-2, 3]) is False and s.get_core() == [-2]
     elif what == "phases":
         s.set_phases([-1, 2]); ok = s.solve() is True
+    elif what == "propagate":
+        ok = s.propagate(assumptions=[-2])[0] is False and s.propagate(assumptions=[1])[1] == [1, 2]
     print(what, "ok" if ok else "WRONG", flush=True)
     s.delete()
 """
 
 
-def _probe(solver: str, abilities: list[str]) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", PROBE, solver, *abilities], capture_output=True, text=True, timeout=60)
+ABILITIES = ("assumptions", "incremental", "core", "phases", "propagate")
+
+
+def _probe(solver: str, way: str, abilities: list[str]) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-c", PROBE, solver, way, *abilities], capture_output=True, text=True, timeout=60
+    )
 
 
 @pytest.mark.parametrize("solver", usable_solvers())
 def test_what_the_table_grants_works(solver: str) -> None:
-    granted = [k for k in ("assumptions", "incremental", "core", "phases") if k not in CAPABILITIES[solver].missing()]
-    done = _probe(solver, granted)
+    caps = CAPABILITIES[solver]
+    granted = [k for k in ABILITIES if k not in caps.missing() and (k != "propagate" or caps.propagate)]
+    done = _probe(solver, "ours", granted)
     assert done.returncode == 0 and done.stdout.split() == [w for k in granted for w in (k, "ok")], done.stderr
 
 
 @pytest.mark.parametrize(
-    "solver,ability", [(s, k) for s in usable_solvers() for k in CAPABILITIES[s].missing()]
+    "solver,ability",
+    [(s, k) for s in usable_solvers() for k in CAPABILITIES[s].missing() + ([] if CAPABILITIES[s].propagate else ["propagate"])],
 )
 def test_what_the_table_denies_is_really_missing(solver: str, ability: str) -> None:
-    done = _probe(solver, [ability])  # a wrong answer, an exception or an abort (Kissat: exit 134)
+    done = _probe(solver, "raw", [ability])  # a wrong answer, an exception or an abort (Kissat: exit 134)
     assert done.returncode != 0 or "WRONG" in done.stdout
