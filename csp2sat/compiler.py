@@ -288,6 +288,23 @@ def _encode_clause(lits: list, prefix: list[int], order: OrderEncoding, pool: Po
                 complex_.append(lit)
         else:
             simple.append(lit)
+    if len(complex_) > 1:
+        # A sum whose order encoding is one clause (0/1 terms: min/max of Booleans, `a ≤ b`) is
+        # that clause: put its literals into this clause instead of naming it, which would keep
+        # unit propagation from reaching through (Sugar's "simple" literals).
+        rest = []
+        for lit in complex_:
+            one = _single_clause(lit, order)
+            if one is None:
+                rest.append(lit)
+            elif one is True:
+                return
+            else:
+                simple.extend(one)
+        complex_ = rest
+        simple = list(dict.fromkeys(simple))
+        if any(-x in simple for x in simple if isinstance(x, int)):
+            return
     if not complex_:
         out.add(simple)
         return
@@ -308,6 +325,24 @@ def _encode_clause(lits: list, prefix: list[int], order: OrderEncoding, pool: Po
         simple.append(b)
     first = complex_[0]
     order.encode_le(first.coefs, first.vars, first.c, simple, out)
+
+
+def _single_clause(lit: Linear, order: OrderEncoding) -> list[int] | bool | None:
+    """The literals of the one clause that encodes sum literal `lit`, True if it needs none, else None.
+
+    Only tried where it is cheap to know: every term but the one with the most values has at most
+    two values (a sum of 0/1 variables with anything), so the expansion has at most 2^(k-1) clauses.
+    """
+    sizes = sorted(len(order.values[v]) for v in lit.vars)
+    if any(n > 2 for n in sizes[:-1]) or len(sizes) > 3:
+        return None
+    buf = ClauseBuffer()
+    order.encode_le(lit.coefs, lit.vars, lit.c, [], buf)
+    if buf.count == 0:
+        return True
+    if buf.count > 1:
+        return None
+    return list(buf.lits[:-1])
 
 
 class DirectRange:
