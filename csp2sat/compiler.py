@@ -308,6 +308,8 @@ def _encode_clause(lits: list, prefix: list[int], order: OrderEncoding, pool: Po
     if not complex_:
         out.add(simple)
         return
+    if len(complex_) > 1 and _encode_shared_pivot(complex_, simple, order, out):
+        return
     # A clause with sums costs tens to thousands of clauses: an exact repeat is encoded once.
     key = (tuple(simple), tuple((lit.coefs, lit.vars, lit.c) for lit in complex_))
     if key in seen.clauses:
@@ -325,6 +327,55 @@ def _encode_clause(lits: list, prefix: list[int], order: OrderEncoding, pool: Po
         simple.append(b)
     first = complex_[0]
     order.encode_le(first.coefs, first.vars, first.c, simple, out)
+
+
+def _unary_le(order: OrderEncoding, a: int, x: int, c: int) -> int | bool:
+    """The literal ``a·x ≤ c`` of one order-encoded variable (True/False when the domain decides)."""
+    if a > 0:
+        return order.le(x, c // a)
+    lit = order.le(x, -(c // -a) - 1)
+    return (not lit) if isinstance(lit, bool) else -lit
+
+
+def _encode_shared_pivot(lits: list[Linear], prefix: list[int], order: OrderEncoding, out: ClauseBuffer) -> bool:
+    """``prefix ∨ lit₁ ∨ … ∨ litₖ`` where every litᵢ is ``a·z + bᵢ·yᵢ ≤ cᵢ`` with the same z and a (False if not).
+
+    Then one clause per value v of z: "z beyond v" ∨ (b₁·y₁ ≤ c₁ − a·v) ∨ …, one order literal per
+    sum (``m ≤ max(p, x)``, ``z ≥ a ∨ z ≥ b`` of min): about |z| clauses and no named literal,
+    where naming all but one sum costs twice that and hides the disjunction from propagation.
+    """
+    if any(len(lit.vars) != 2 or any(order.is_direct(v) for v in lit.vars) for lit in lits):
+        return False
+    first = lits[0]
+    for a, z in zip(first.coefs, first.vars):
+        if all(z in lit.vars and lit.coefs[lit.vars.index(z)] == a for lit in lits):
+            break
+    else:
+        return False
+    others = []
+    for lit in lits:
+        j = 1 - lit.vars.index(z)
+        if lit.vars[j] == z:
+            return False
+        others.append((lit.coefs[j], lit.vars[j], lit.c))
+    # a > 0: a larger z only makes every sum harder, so "z ≥ v → some sum holds at v" covers z = v' ≥ v;
+    # a < 0: the other way round, "z ≤ v → ...".
+    for v in order.values[z]:
+        beyond = order.le(z, v - 1) if a > 0 else (lambda t: (not t) if isinstance(t, bool) else -t)(order.le(z, v))
+        if beyond is True:
+            continue
+        clause = list(prefix)
+        if beyond is not False:
+            clause.append(beyond)
+        for b, y, c in others:
+            lit = _unary_le(order, b, y, c - a * v)
+            if lit is True:
+                break
+            if lit is not False:
+                clause.append(lit)
+        else:
+            out.add(clause)
+    return True
 
 
 def _single_clause(lit: Linear, order: OrderEncoding) -> list[int] | bool | None:
