@@ -33,10 +33,14 @@ from csp2sat.syntax import Domain, Model, Objective
 DEFAULT_OPTIONS: dict[str, str] = {
     "alldifferent": "auto", "cardinality": "auto", "int": "auto", "large": "auto", "split": "auto",
     "satmode": "auto", "objective": "auto", "shrink": "auto", "symmetry": "auto", "enumerate": "auto",
+    "disjunction": "auto",
 }
 OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "alldifferent": ALLDIFF_METHODS, "cardinality": CARDINALITY_METHODS, "int": ("auto", "order", "direct"),
     "large": ("auto", "log", "order"), "split": ("auto", "shared", "onesided"),
+    # A clause with several sums: `auto` writes a sum of one clause into it and sums sharing a
+    # variable value by value (`_single_clause`, `_encode_shared_pivot`); `named` names all but one.
+    "disjunction": ("auto", "named"),
     # Not an encoding: how the SAT solver searches (csp2sat.solver.SAT_MODES); carried here so that
     # every -O choice travels in one place, with the CNF it belongs to.
     "satmode": ("auto", "default", "focus", "stable"),
@@ -288,7 +292,7 @@ def _encode_clause(lits: list, prefix: list[int], order: OrderEncoding, pool: Po
                 complex_.append(lit)
         else:
             simple.append(lit)
-    if len(complex_) > 1:
+    if len(complex_) > 1 and not seen.name_all:
         # A sum whose order encoding is one clause (0/1 terms: min/max of Booleans, `a ≤ b`) is
         # that clause: put its literals into this clause instead of naming it, which would keep
         # unit propagation from reaching through (Sugar's "simple" literals).
@@ -308,7 +312,7 @@ def _encode_clause(lits: list, prefix: list[int], order: OrderEncoding, pool: Po
     if not complex_:
         out.add(simple)
         return
-    if len(complex_) > 1 and _encode_shared_pivot(complex_, simple, order, out):
+    if len(complex_) > 1 and not seen.name_all and _encode_shared_pivot(complex_, simple, order, out):
         return
     # A clause with sums costs tens to thousands of clauses: an exact repeat is encoded once.
     key = (tuple(simple), tuple((lit.coefs, lit.vars, lit.c) for lit in complex_))
@@ -504,11 +508,12 @@ def _choose_direct(normal: NormalCSP, is_log: list[bool], choice: str) -> list[b
 class _Seen:
     """What `_encode_clause` has encoded already: clauses with sums, and sums named by a literal."""
 
-    __slots__ = ("clauses", "named")
+    __slots__ = ("clauses", "named", "name_all")
 
-    def __init__(self) -> None:
+    def __init__(self, name_all: bool = False) -> None:
         self.clauses: set[tuple] = set()
         self.named: dict[tuple, int] = {}
+        self.name_all = name_all  # option disjunction=named: every sum but one named, as before
 
 
 def _choose_log(normal: NormalCSP, large: str) -> list[bool]:
@@ -618,7 +623,7 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
     log = LogEncoding(normal.int_domains, is_log, pool, out) if any(is_log) else None
     guards = [[-s] for s in sels] if sels else None
     cards = Totalizers(pool, out)
-    seen = _Seen()
+    seen = _Seen(name_all=opts["disjunction"] == "named")
     clauses = _direct_clauses(normal, order) if order.direct else zip(normal.clauses, normal.origins)
     for lits, origin in clauses:
         prefix = guards[origin] if guards and origin >= 0 else []
