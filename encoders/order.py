@@ -31,10 +31,9 @@ from csp2sat.encoders.cnf import ClauseBuffer, Pool
 from csp2sat.syntax import Domain
 
 
-# `encode_le` hands its last two terms to numpy (one row per value) when the second-last has at
-# least this many values and the buffer already holds this many clauses (numpy's import is then paid).
+# `encode_le` hands its last two terms to numpy (one row per value) when `vectorise` is set (the
+# compiler sets it for CNFs big enough to pay numpy's import) and the second-last has this many values.
 VECTOR_MIN_VALUES = 32
-VECTOR_AFTER_CLAUSES = 50_000
 
 
 class OrderEncoding:
@@ -54,6 +53,7 @@ class OrderEncoding:
         self._out = out
         self._ladder: dict[int, list[int]] = {}  # direct var -> its p(x ≤ vₖ) literals built so far
         self._vec = None  # (numpy, values of the last two terms) while `encode_le` vectorises them
+        self.vectorise = False
 
     @property
     def num_order_vars(self) -> int:
@@ -225,7 +225,7 @@ class OrderEncoding:
         if ubs[0] <= c:
             return
         self._vec = None
-        if m >= 2 and len(tabs[-2][0]) >= VECTOR_MIN_VALUES and out.count >= VECTOR_AFTER_CLAUSES \
+        if self.vectorise and m >= 2 and len(tabs[-2][0]) >= VECTOR_MIN_VALUES \
                 and isinstance(tabs[-2][1], range) and isinstance(tabs[-1][1], range):
             import numpy as np  # only here: a big CNF amortises its import (start-up of small files)
 

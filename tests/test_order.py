@@ -125,15 +125,15 @@ def test_vectorised_last_two_terms_write_the_same_clauses(doms, coefs, c, prefix
     """numpy's rows for the last two terms of a sum (big CNFs only) are exactly the clauses of the plain loop."""
     import csp2sat.encoders.order as order_module
 
-    saved = order_module.VECTOR_AFTER_CLAUSES, order_module.VECTOR_MIN_VALUES
+    saved = order_module.VECTOR_MIN_VALUES
     written = []
     try:
+        order_module.VECTOR_MIN_VALUES = 1
         for vector in (False, True):
-            order_module.VECTOR_AFTER_CLAUSES = 0 if vector else 10**12
-            order_module.VECTOR_MIN_VALUES = 1 if vector else 10**12
             order, _, out = _setup(doms)
+            order.vectorise = vector
             order.encode_le(coefs[:len(doms)], list(range(len(doms))), c, [-p for p in prefix], out)
             written.append((out.count, list(out)))
     finally:
-        order_module.VECTOR_AFTER_CLAUSES, order_module.VECTOR_MIN_VALUES = saved
+        order_module.VECTOR_MIN_VALUES = saved
     assert written[0] == written[1]
