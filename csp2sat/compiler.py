@@ -33,10 +33,14 @@ from csp2sat.syntax import Domain, Model, Objective
 DEFAULT_OPTIONS: dict[str, str] = {
     "alldifferent": "auto", "cardinality": "auto", "int": "auto", "large": "auto", "split": "auto",
     "satmode": "auto", "objective": "auto", "shrink": "auto", "symmetry": "auto", "enumerate": "auto",
+    "disjunction": "auto",
 }
 OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "alldifferent": ALLDIFF_METHODS, "cardinality": CARDINALITY_METHODS, "int": ("auto", "order", "direct"),
     "large": ("auto", "log", "order"), "split": ("auto", "shared", "onesided"),
+    # A clause with several sums: `auto` writes a sum of one clause into it and sums sharing a
+    # variable value by value (`_single_clause`, `_encode_shared_pivot`); `named` names all but one.
+    "disjunction": ("auto", "named"),
     # Not an encoding: how the SAT solver searches (csp2sat.solver.SAT_MODES); carried here so that
     # every -O choice travels in one place, with the CNF it belongs to.
     "satmode": ("auto", "default", "focus", "stable"),
@@ -47,6 +51,10 @@ OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     # Read by the enumeration (csp2sat.enumerate.ENUMERATE_METHODS): how --all/--count visit the answers.
     "enumerate": ("auto", "cubes", "blocking", "propagate"),
 }
+# The order encoding writes long runs of clauses with numpy (the same clauses) when the CNF is
+# estimated at least this big: numpy's import (~0.1 s) is then paid back (knightTour-6, 58 k
+# clauses, compiled in 0.05 s, took 0.13 s with it).
+VECTOR_MIN_CNF = 300_000
 # "large=auto": integer variables with more values than this are log-encoded (encoders/log.py).
 LOG_THRESHOLD = 1 << 16
 # ... and so are variables with more values than this that share a linear literal with a log
@@ -288,8 +296,27 @@ def _encode_clause(lits: list, prefix: list[int], order: OrderEncoding, pool: Po
                 complex_.append(lit)
         else:
             simple.append(lit)
+    if len(complex_) > 1 and not seen.name_all:
+        # A sum whose order encoding is one clause (0/1 terms: min/max of Booleans, `a ≤ b`) is
+        # that clause: put its literals into this clause instead of naming it, which would keep
+        # unit propagation from reaching through (Sugar's "simple" literals).
+        rest = []
+        for lit in complex_:
+            one = _single_clause(lit, order)
+            if one is None:
+                rest.append(lit)
+            elif one is True:
+                return
+            else:
+                simple.extend(one)
+        complex_ = rest
+        simple = list(dict.fromkeys(simple))
+        if any(-x in simple for x in simple if isinstance(x, int)):
+            return
     if not complex_:
         out.add(simple)
+        return
+    if len(complex_) > 1 and not seen.name_all and _encode_shared_pivot(complex_, simple, order, out):
         return
     # A clause with sums costs tens to thousands of clauses: an exact repeat is encoded once.
     key = (tuple(simple), tuple((lit.coefs, lit.vars, lit.c) for lit in complex_))
@@ -308,6 +335,73 @@ def _encode_clause(lits: list, prefix: list[int], order: OrderEncoding, pool: Po
         simple.append(b)
     first = complex_[0]
     order.encode_le(first.coefs, first.vars, first.c, simple, out)
+
+
+def _unary_le(order: OrderEncoding, a: int, x: int, c: int) -> int | bool:
+    """The literal ``a·x ≤ c`` of one order-encoded variable (True/False when the domain decides)."""
+    if a > 0:
+        return order.le(x, c // a)
+    lit = order.le(x, -(c // -a) - 1)
+    return (not lit) if isinstance(lit, bool) else -lit
+
+
+def _encode_shared_pivot(lits: list[Linear], prefix: list[int], order: OrderEncoding, out: ClauseBuffer) -> bool:
+    """``prefix ∨ lit₁ ∨ … ∨ litₖ`` where every litᵢ is ``a·z + bᵢ·yᵢ ≤ cᵢ`` with the same z and a (False if not).
+
+    Then one clause per value v of z: "z beyond v" ∨ (b₁·y₁ ≤ c₁ − a·v) ∨ …, one order literal per
+    sum (``m ≤ max(p, x)``, ``z ≥ a ∨ z ≥ b`` of min): about |z| clauses and no named literal,
+    where naming all but one sum costs twice that and hides the disjunction from propagation.
+    """
+    if any(len(lit.vars) != 2 or any(order.is_direct(v) for v in lit.vars) for lit in lits):
+        return False
+    first = lits[0]
+    for a, z in zip(first.coefs, first.vars):
+        if all(z in lit.vars and lit.coefs[lit.vars.index(z)] == a for lit in lits):
+            break
+    else:
+        return False
+    others = []
+    for lit in lits:
+        j = 1 - lit.vars.index(z)
+        if lit.vars[j] == z:
+            return False
+        others.append((lit.coefs[j], lit.vars[j], lit.c))
+    # a > 0: a larger z only makes every sum harder, so "z ≥ v → some sum holds at v" covers z = v' ≥ v;
+    # a < 0: the other way round, "z ≤ v → ...".
+    for v in order.values[z]:
+        beyond = order.le(z, v - 1) if a > 0 else (lambda t: (not t) if isinstance(t, bool) else -t)(order.le(z, v))
+        if beyond is True:
+            continue
+        clause = list(prefix)
+        if beyond is not False:
+            clause.append(beyond)
+        for b, y, c in others:
+            lit = _unary_le(order, b, y, c - a * v)
+            if lit is True:
+                break
+            if lit is not False:
+                clause.append(lit)
+        else:
+            out.add(clause)
+    return True
+
+
+def _single_clause(lit: Linear, order: OrderEncoding) -> list[int] | bool | None:
+    """The literals of the one clause that encodes sum literal `lit`, True if it needs none, else None.
+
+    Only tried where it is cheap to know: every term but the one with the most values has at most
+    two values (a sum of 0/1 variables with anything), so the expansion has at most 2^(k-1) clauses.
+    """
+    sizes = sorted(len(order.values[v]) for v in lit.vars)
+    if any(n > 2 for n in sizes[:-1]) or len(sizes) > 3:
+        return None
+    buf = ClauseBuffer()
+    order.encode_le(lit.coefs, lit.vars, lit.c, [], buf)
+    if buf.count == 0:
+        return True
+    if buf.count > 1:
+        return None
+    return list(buf.lits[:-1])
 
 
 class DirectRange:
@@ -418,11 +512,12 @@ def _choose_direct(normal: NormalCSP, is_log: list[bool], choice: str) -> list[b
 class _Seen:
     """What `_encode_clause` has encoded already: clauses with sums, and sums named by a literal."""
 
-    __slots__ = ("clauses", "named")
+    __slots__ = ("clauses", "named", "name_all")
 
-    def __init__(self) -> None:
+    def __init__(self, name_all: bool = False) -> None:
         self.clauses: set[tuple] = set()
         self.named: dict[tuple, int] = {}
+        self.name_all = name_all  # option disjunction=named: every sum but one named, as before
 
 
 def _choose_log(normal: NormalCSP, large: str) -> list[bool]:
@@ -522,17 +617,18 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
     pool = Pool(normal.num_bools)
     sels = [pool.new() for _ in model.constraints] if selectors else None
     is_log = _choose_log(normal, opts["large"])
-    memory.check_cnf(model, normal, is_log, opts, PAIRWISE_LIMIT)
+    estimate = memory.check_cnf(model, normal, is_log, opts, PAIRWISE_LIMIT)
     is_direct = _choose_direct(normal, is_log, opts["int"])
     out = ClauseBuffer()
     # A log variable gets no order literals: its place in the order encoding is a one-value stand-in.
     order = OrderEncoding([Domain.range(0, 0) if lg else d for d, lg in zip(normal.int_domains, is_log)], pool,
                           is_direct if any(is_direct) else None, out)
+    order.vectorise = estimate >= VECTOR_MIN_CNF
     order.axioms(out)
     log = LogEncoding(normal.int_domains, is_log, pool, out) if any(is_log) else None
     guards = [[-s] for s in sels] if sels else None
     cards = Totalizers(pool, out)
-    seen = _Seen()
+    seen = _Seen(name_all=opts["disjunction"] == "named")
     clauses = _direct_clauses(normal, order) if order.direct else zip(normal.clauses, normal.origins)
     for lits, origin in clauses:
         prefix = guards[origin] if guards and origin >= 0 else []

@@ -198,16 +198,16 @@ def estimate(normal, is_log: Sequence[bool], alldifferent: str, pairwise_limit: 
     return clauses, cnf_vars, per_origin
 
 
-def check_cnf(model, normal, is_log: Sequence[bool], options: dict[str, str], pairwise_limit: int) -> None:
-    """Raise `CspError` (`Exit.LIMIT`) when the CNF of `normal` would not fit in the memory limit."""
+def check_cnf(model, normal, is_log: Sequence[bool], options: dict[str, str], pairwise_limit: int) -> int:
+    """Raise `CspError` (`Exit.LIMIT`) when the CNF of `normal` would not fit in the memory limit; else the estimated clauses."""
     limit, source = limit_mb()
-    if limit is None:
-        return
     method = options.get("alldifferent", "auto")
     clauses, cnf_vars, _ = estimate(normal, is_log, method, pairwise_limit, by_origin=False)
+    if limit is None:
+        return clauses
     need = _rss_mb() + (clauses * BYTES_PER_CLAUSE + cnf_vars * BYTES_PER_VAR) / 2**20
     if need <= limit:
-        return
+        return clauses
     _, _, per_origin = estimate(normal, is_log, method, pairwise_limit)  # again, to name the costly lines
     axioms = sum(max(d.size - 2, 0) for d, lg in zip(normal.int_domains, is_log) if not lg)
     notes = [f"~{axioms:,} clauses ({100 * axioms / max(clauses, 1):.0f}%): the order encoding's axioms "

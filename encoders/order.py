@@ -31,6 +31,11 @@ from csp2sat.encoders.cnf import ClauseBuffer, Pool
 from csp2sat.syntax import Domain
 
 
+# `encode_le` hands its last two terms to numpy (one row per value) when `vectorise` is set (the
+# compiler sets it for CNFs big enough to pay numpy's import) and the second-last has this many values.
+VECTOR_MIN_VALUES = 32
+
+
 class OrderEncoding:
     """Order-encoding variables of a list of integer domains, from one shared pool."""
 
@@ -47,6 +52,8 @@ class OrderEncoding:
         self._pool = pool
         self._out = out
         self._ladder: dict[int, list[int]] = {}  # direct var -> its p(x ≤ vₖ) literals built so far
+        self._vec = None  # (numpy, values of the last two terms) while `encode_le` vectorises them
+        self.vectorise = False
 
     @property
     def num_order_vars(self) -> int:
@@ -217,12 +224,58 @@ class OrderEncoding:
             ubs[i] = ubs[i + 1] + ys[-1]
         if ubs[0] <= c:
             return
+        self._vec = None
+        if self.vectorise and m >= 2 and len(tabs[-2][0]) >= VECTOR_MIN_VALUES \
+                and isinstance(tabs[-2][1], range) and isinstance(tabs[-1][1], range):
+            import numpy as np  # only here: a big CNF amortises its import (start-up of small files)
+
+            self._vec = (np, np.asarray(tabs[-2][0], dtype=np.int64), np.asarray(tabs[-1][0], dtype=np.int64))
         self._rec(tabs, lbs, ubs, 0, c, prefix, out)
+
+    def _last_two(self, tabs, lbs, ubs, i, s, prefix, out) -> None:
+        """`_rec` for the last two terms, with numpy: one clause per value of term i, as `_rec` writes them."""
+        np, ys_np, ys1_np = self._vec
+        ys, lts = tabs[i]
+        lts1 = tabs[i + 1][1]
+        rest_lb, rest_ub = lbs[i + 1], ubs[i + 1]
+        n = len(ys)
+        # s - ys[k] falls as k grows: rows k < first are skipped (the rest can never exceed s2),
+        # rows first ≤ k < stop get "yᵢ < ys[k] ∨ y ≤ s − ys[k]", and row stop ends the loop.
+        first = bisect_right(ys, s - rest_ub)
+        stop = bisect_right(ys, s - rest_lb)
+        lits = out.lits
+        if first == 0 and stop > 0:
+            lits.extend(prefix)
+            lits.append(lts1[bisect_right(tabs[i + 1][0], s - ys[0])])
+            lits.append(0)
+            out.count += 1
+            first = 1
+        if stop > first:
+            ks = np.arange(first, stop, dtype=np.int64)
+            kk = np.searchsorted(ys1_np, s - ys_np[first:stop], side="right")
+            width = len(prefix) + 3
+            rows = np.empty((stop - first, width), dtype=np.int32)
+            if prefix:
+                rows[:, :width - 3] = prefix
+            rows[:, width - 3] = lts.start + ks
+            rows[:, width - 2] = lts1.start + kk
+            rows[:, width - 1] = 0
+            lits.frombytes(rows.tobytes())
+            out.count += stop - first
+        if stop < n:
+            lits.extend(prefix)
+            if stop:
+                lits.append(lts[stop])
+            lits.append(0)
+            out.count += 1
 
     def _rec(self, tabs, lbs, ubs, i, s, prefix, out) -> None:
         # Invariant: the clause must hold Σ_{j ≥ i} yⱼ ≤ s unless a literal of `prefix` is true.
         lits = out.lits
         ys, lts = tabs[i]
+        if self._vec is not None and i == len(tabs) - 2:
+            self._last_two(tabs, lbs, ubs, i, s, prefix, out)
+            return
         if i == len(tabs) - 1:
             k = bisect_right(ys, s)
             lits.extend(prefix)

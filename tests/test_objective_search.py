@@ -101,7 +101,7 @@ def test_colouring_groups_are_found() -> None:
     groups = interchangeable_groups(model)
     assert len(groups) == 1 and sorted(groups[0]) == sorted(v for v in model.int_vars if v != "color")
     broken, added = break_value_symmetry(model)
-    assert added == 2 * len(groups[0]) - 2  # x1 = lo, then xi ≤ max(x1..xi-1) + 1 with one max variable per step
+    assert added == 2 * len(groups[0]) - 2  # x1 = lo, then xi ≤ max(x1..xi-1) + 1 with one chain variable (≤ the max so far) per step
     assert all(name.startswith("_") for name in set(broken.int_vars) - set(model.int_vars))
 
 

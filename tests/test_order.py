@@ -109,3 +109,31 @@ def test_alldifferent_every_method_with_offsets_and_holes() -> None:
         order, pool, out = _setup(doms)
         encode_alldifferent(order, [0, 1, 2], offsets, [], pool, out, method)
         assert _assignments(order, out, 3) == expected, method
+
+
+big_domain_st = st.lists(st.integers(-40, 40), min_size=1, max_size=30).map(lambda vs: Domain.of([(v, v) for v in vs]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    doms=st.lists(big_domain_st, min_size=1, max_size=3),
+    coefs=st.lists(st.integers(-3, 3).filter(bool), min_size=3, max_size=3),
+    c=st.integers(-120, 120),
+    prefix=st.lists(st.integers(1, 5), max_size=2),
+)
+def test_vectorised_last_two_terms_write_the_same_clauses(doms, coefs, c, prefix) -> None:
+    """numpy's rows for the last two terms of a sum (big CNFs only) are exactly the clauses of the plain loop."""
+    import csp2sat.encoders.order as order_module
+
+    saved = order_module.VECTOR_MIN_VALUES
+    written = []
+    try:
+        order_module.VECTOR_MIN_VALUES = 1
+        for vector in (False, True):
+            order, _, out = _setup(doms)
+            order.vectorise = vector
+            order.encode_le(coefs[:len(doms)], list(range(len(doms))), c, [-p for p in prefix], out)
+            written.append((out.count, list(out)))
+    finally:
+        order_module.VECTOR_MIN_VALUES = saved
+    assert written[0] == written[1]
