@@ -230,7 +230,10 @@ class OrderEncoding:
             import numpy as np  # only here: a big CNF amortises its import (start-up of small files)
 
             self._vec = (np, np.asarray(tabs[-2][0], dtype=np.int64), np.asarray(tabs[-1][0], dtype=np.int64))
-        self._rec(tabs, lbs, ubs, 0, c, prefix, out)
+        try:
+            self._rec(tabs, lbs, ubs, 0, c, prefix, out)
+        finally:
+            self._vec = None  # the encoder is pickled with the compiled problem (-j, Dask): no module left in it
 
     def _last_two(self, tabs, lbs, ubs, i, s, prefix, out) -> None:
         """`_rec` for the last two terms, with numpy: one clause per value of term i, as `_rec` writes them."""

@@ -8,6 +8,7 @@ the domains.
 from __future__ import annotations
 
 import itertools
+import pickle
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -134,6 +135,7 @@ def test_vectorised_last_two_terms_write_the_same_clauses(doms, coefs, c, prefix
             order.vectorise = vector
             order.encode_le(coefs[:len(doms)], list(range(len(doms))), c, [-p for p in prefix], out)
             written.append((out.count, list(out)))
+            pickle.dumps(order)  # the encoder travels with the compiled problem to -j workers: no numpy module left
     finally:
         order_module.VECTOR_MIN_VALUES = saved
     assert written[0] == written[1]
