@@ -118,6 +118,63 @@ def test_generated_files_read_the_same_as_lark(text: str, monkeypatch: pytest.Mo
     assert fast[0] != "error"
 
 
+# ---------------------------------------------------------------- the common forms, read directly
+
+
+def _common_and_driven(text: str) -> tuple:
+    """`_read_common`'s statements and `_drive`'s for `text` (None for a side that rejects it), with the odd flags."""
+    lines = text.split("\n")
+    tables = parser._tables()
+    out = []
+    for read in (lambda odd: parser._read_common(lines, odd, tables.keywords),
+                 lambda odd: parser._drive(tables, parser._tokens(lines, odd))):
+        odd = [False]
+        try:
+            out.append((repr(read(odd)), odd[0]))
+        except parser._Reject:
+            out.append(None)
+    return tuple(out)
+
+
+GENERATED = sorted((Path(__file__).parent.parent / "csp").rglob("*.csp"))
+
+
+@pytest.mark.parametrize("path", GENERATED[::7] + sorted(CONFORMANCE.rglob("*.csp"))[::3], ids=lambda p: p.stem)
+def test_common_forms_read_as_the_tables_read_them(path: Path) -> None:
+    common, driven = _common_and_driven(path.read_text(encoding="utf-8"))
+    assert common is None or common == driven
+
+
+def test_generated_puzzle_files_take_the_common_path() -> None:
+    taken = [p for p in GENERATED if _common_and_driven(p.read_text(encoding="utf-8"))[0] is not None]
+    assert len(taken) == len(GENERATED)
+
+
+@pytest.mark.parametrize("text", TRICKY + ["(int x 0 1)(bool b)(predicate (p A) (! A))(p b)(+ 1 -2 x)", "x 3 true",
+                                           "(int x y)(int x 1)(- 1 2 3)(sub x)(p)",
+                                           "(int x (1 (2 4) 7))(relation r 2 (supports (1 2) (3 4)))(relation s 1 (conflicts))",
+                                           "(int y (1 (2)))", "(int z ())", "(relation r 2 (supports 1))", "(relation r (supports))",
+                                           "(relation r 1 (conflicts ()))", "(bool)", "(bool a b)", "(predicate (p) true)",
+                                           "(predicate p x)", "(predicate (p X) (q X) (r X))", "(int x 1 2 3)"])
+def test_tricky_inputs_read_the_same_both_ways(text: str) -> None:
+    common, driven = _common_and_driven(text)
+    assert common is None or common == driven
+
+
+@settings(max_examples=300, deadline=None)
+@given(pieces=st.lists(st.sampled_from(_PIECES), max_size=24))
+def test_token_soup_reads_the_same_both_ways(pieces: list[str]) -> None:
+    common, driven = _common_and_driven("".join(pieces))
+    assert common is None or common == driven
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=csp_texts())
+def test_generated_texts_read_the_same_both_ways(text: str) -> None:
+    common, driven = _common_and_driven(text)
+    assert common is None or common == driven
+
+
 # ---------------------------------------------------------------- the table cache
 
 
