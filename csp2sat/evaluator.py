@@ -570,18 +570,59 @@ def _closure(node: Node, values: Mapping[str, Value], bool_keys: Mapping[str, st
         if part is None:
             return None
         parts.append(part)
-    if op == "and":
-        return lambda env: all(_truth(part(env)) for part in parts)
-    if op == "or":
-        return lambda env: any(_truth(part(env)) for part in parts)
+    if op == "and" or op == "or":
+        return _junction_closure(op == "or", node.args, parts)
     if op == "not":
         inner = parts[0]
+        if node.args[0].op == "param":
+            param = node.args[0].value
+            return lambda env: not _truth(env[param])
         return lambda env: not _truth(inner(env))
     if op in _COMPARE and len(parts) == 2:
         compare, (left, right) = _COMPARE[op], parts
         return lambda env: compare(left(env), right(env))
     combiner = _COMBINERS[op]
     return lambda env: combiner(node, tuple(part(env) for part in parts))
+
+
+def _junction_closure(is_or: bool, args: tuple[Node, ...], parts: list[Callable[[Env], Value]]) -> Callable[[Env], Value]:
+    """``(or ...)`` or ``(and ...)`` of `parts`, stopping at the first part that decides it (as `any`/`all` do).
+
+    The clauses of generated predicate bodies, ``(or (! A) Z N)``, are parameters and their
+    negations: those are read from the environment in one loop, without a call per part.
+    """
+    literals = []
+    for arg in args:
+        if arg.op == "param":
+            literals.append((arg.value, False))
+        elif arg.op == "not" and arg.args[0].op == "param":
+            literals.append((arg.args[0].value, True))
+        else:
+            break
+    else:
+        pairs = tuple(literals)
+
+        def literal_junction(env: Env) -> bool:
+            for param, negated in pairs:
+                value = env[param]
+                if (value if value.__class__ is bool else value > 0) is not negated:  # this literal is true
+                    if is_or:
+                        return True
+                elif not is_or:
+                    return False
+            return not is_or
+
+        return literal_junction
+    fixed = tuple(parts)
+
+    def junction(env: Env) -> bool:
+        for part in fixed:
+            value = part(env)
+            if (value if value.__class__ is bool else value > 0) is is_or:  # this part decides
+                return is_or
+        return not is_or
+
+    return junction
 
 
 def _predicates_with_cumulative(model: Model) -> set[str]:

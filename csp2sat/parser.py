@@ -76,9 +76,26 @@ _SYMBOL_CHAR = r"A-Za-z0-9_.+\-*/%=<>!&|$\u0080-\U0010ffff"
 _SYMBOL = rf"-(?![0-9])|[{_SYMBOL_START}][{_SYMBOL_CHAR}]*"
 _NUMBER = r"-?[0-9]+(\.[0-9]*)?"
 
+
+
+def _ascii_complement(allowed: str) -> str:
+    """A character class of every character but the ASCII ones not in `allowed` (so all of U+0080 and up).
+
+    The same set as ``[<allowed>\u0080-\U0010ffff]``, which takes `re` about 8 ms to compile:
+    a cost every command paid at start-up for the tokenizer's pattern.
+    """
+    return "[^" + "".join(f"\\x{i:02x}" for i in range(128) if chr(i) not in allowed) + "]"
+
+
+_ASCII_SYMBOL_START = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_+*/%=<>!&|$"
+_ASCII_SYMBOL_CHAR = _ASCII_SYMBOL_START + "0123456789.-"
 # One token with the blanks before it; a number is tried first, as in Sugar
 # ("-5" is a number, a lone "-" a symbol). Comments run to the end of the line.
-_TOKEN = re.compile(rf"([ \t\f\r]*)(-?[0-9]+(?:\.[0-9]*)?|{_SYMBOL}|[()]|;.*)")
+# The symbol is `_SYMBOL`, with its classes written as ASCII complements (tests compare the two).
+_TOKEN = re.compile(
+    rf"([ \t\f\r]*)(-?[0-9]+(?:\.[0-9]*)?|-(?![0-9])|{_ascii_complement(_ASCII_SYMBOL_START)}"
+    rf"{_ascii_complement(_ASCII_SYMBOL_CHAR)}*|[()]|;.*)"
+)
 _BLANKS = " \t\f\r"
 
 # Rule name -> canonical operator, for the rules that only differ by operator.

@@ -234,3 +234,14 @@ def test_make_node_builds_an_ordinary_frozen_node() -> None:
     assert type(fast) is Node and fast == plain and hash(fast) == hash(plain) and repr(fast) == repr(plain)
     with pytest.raises(FrozenInstanceError):
         fast.op = "sub"  # type: ignore[misc]
+
+
+def test_token_pattern_is_the_grammar_symbol() -> None:
+    """The tokenizer's ASCII-complement classes accept exactly the characters of grammar.lark's SYMBOL."""
+    import re
+
+    reference = re.compile(rf"([ \t\f\r]*)(-?[0-9]+(?:\.[0-9]*)?|{parser._SYMBOL}|[()]|;.*)")
+    chars = [chr(i) for i in range(0x800)] + ["\ud7ff", "\ue000", "\uffff", "\U0001d467", "\U0010ffff", "変"]
+    for c in chars:
+        for text in (c, "a" + c, c + "a", "-" + c, "1" + c, "(" + c + " x)"):
+            assert parser._TOKEN.findall(text) == reference.findall(text), repr(text)
