@@ -878,7 +878,7 @@ def parse_text(text: str, file: str = "<string>", max_nesting: int | None = None
             _check_nesting(lines, file, max_nesting or MAX_NESTING)
         line_starts = list(accumulate((len(line) + 1 for line in lines[:-1]), initial=0))
         warnings = _odd_token_warnings(text, file, line_starts) if odd[0] else ()
-        ends, statements = _spans(text, line_starts, statements)
+        ends, statements = _spans(text, line_starts, statements, lines)
         return SyntaxTree(tuple(statements), _comments(text, line_starts), file, warnings=warnings, ends=ends)
 
 
@@ -927,7 +927,7 @@ def _comments(text: str, line_starts: list[int]) -> tuple[Comment, ...]:
     return tuple(out)
 
 
-def _spans(text: str, line_starts: list[int], statements: list) -> tuple[tuple, list]:
+def _spans(text: str, line_starts: list[int], statements: list, lines: list[str]) -> tuple[tuple, list]:
     """End positions of the statements, and constraint statements with their source text.
 
     A statement ends at the last non-blank, non-comment character before the
@@ -938,7 +938,19 @@ def _spans(text: str, line_starts: list[int], statements: list) -> tuple[tuple, 
     ends = []
     out = []
     blank_out_comment = _blank_out_comment
+    last_index = len(statements) - 1
     for i, stmt in enumerate(statements):
+        lineno = stmt.line
+        if stmt.col == 1 and i < last_index and statements[i + 1].line == lineno + 1 and statements[i + 1].col == 1:
+            # A statement alone on its line, the next one at the start of the next line (generated files).
+            code = lines[lineno - 1]
+            if ";" not in code:
+                code = code.rstrip()
+                ends.append((lineno, len(code)))
+                if stmt.__class__ is Node:
+                    stmt = ConstraintStmt(stmt, lineno, 1, text=" ".join(code.split()))
+                out.append(stmt)
+                continue
         start = starts[i]
         segment = text[start : starts[i + 1]]
         if ";" in segment:

@@ -245,3 +245,22 @@ def test_token_pattern_is_the_grammar_symbol() -> None:
     for c in chars:
         for text in (c, "a" + c, c + "a", "-" + c, "1" + c, "(" + c + " x)"):
             assert parser._TOKEN.findall(text) == reference.findall(text), repr(text)
+
+
+@pytest.mark.parametrize("text", ["(int x 0 1)\n(= x 1)  \t\n(= x 0) ; c\n(a)(b)\n(and a\n b)\n(c)",
+                                  "(a)\r\n(b)\f\n  (c)\n(d)\n", "(int x 0 1)\n(bool b)\n(or b (= x 1))\n"])
+def test_statement_ends_and_texts(text: str) -> None:
+    """Ends and constraint texts, also where statements stand alone on their lines (`_spans`' short cut)."""
+    import re
+
+    tree = parser.parse_text(text)
+    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    for stmt, end, nxt in zip(tree.statements, tree.ends, [*tree.statements[1:], None]):
+        begin = starts[stmt.line - 1] + stmt.col - 1
+        stop = starts[nxt.line - 1] + nxt.col - 1 if nxt else len(text)
+        code = re.sub(";[^\n]*", lambda m: " " * len(m.group(0)), text[begin:stop]).rstrip()
+        last = begin + len(code) - 1
+        line = max(i for i, s in enumerate(starts, 1) if s <= last)
+        assert end == (line, last - starts[line - 1] + 1)
+        if hasattr(stmt, "text"):
+            assert stmt.text == " ".join(code.split())
