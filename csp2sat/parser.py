@@ -60,6 +60,7 @@ from csp2sat.syntax import (
     PredicateDecl,
     RelationDecl,
     SyntaxTree,
+    fast_constructor,
     make_node,
 )
 
@@ -153,6 +154,10 @@ _COMMENT_RE = re.compile(r";[^\n]*")
 
 
 _node = make_node
+# The statements every generated file has thousands of, made as `make_node` makes nodes.
+_new_bool_decl = fast_constructor(BoolDecl)
+_new_int_decl = fast_constructor(IntDecl)
+_new_constraint_stmt = fast_constructor(ConstraintStmt)
 
 # A token on the parser's value stack is a tuple (kind, text, line, col).
 
@@ -795,7 +800,7 @@ def _close_other(what: int, line: int, col: int, name: "str | None", items: list
             return IntDecl(name, items[0], line, col)
         return _int_decl(name, items, line, col)
     if what is _BOOL and name is not None and not items:
-        return BoolDecl(name, line, col)
+        return _new_bool_decl(name, line, col)
     if what is _PRED and len(items) == 2:
         name, *params = items[0]
         return PredicateDecl(name, tuple(params), items[1], line, col)
@@ -830,7 +835,7 @@ def _int_decl(name: str | None, spec: list, line: int, col: int) -> IntDecl:
     if name is None:
         raise _Reject()
     if kinds == ("NUMBER", "NUMBER"):
-        return IntDecl(name, ("bounds", _number(spec[0][1]), _number(spec[1][1])), line, col)
+        return _new_int_decl(name, ("bounds", _number(spec[0][1]), _number(spec[1][1])), line, col)
     if kinds == ("NUMBER",):
         return IntDecl(name, ("value", _number(spec[0][1])), line, col)
     if kinds == (_WORD,):
@@ -948,7 +953,7 @@ def _spans(text: str, line_starts: list[int], statements: list, lines: list[str]
                 code = code.rstrip()
                 ends.append((lineno, len(code)))
                 if stmt.__class__ is Node:
-                    stmt = ConstraintStmt(stmt, lineno, 1, text=" ".join(code.split()))
+                    stmt = _new_constraint_stmt(stmt, lineno, 1, " ".join(code.split()))
                 out.append(stmt)
                 continue
         start = starts[i]

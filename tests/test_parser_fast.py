@@ -264,3 +264,21 @@ def test_statement_ends_and_texts(text: str) -> None:
         assert end == (line, last - starts[line - 1] + 1)
         if hasattr(stmt, "text"):
             assert stmt.text == " ".join(code.split())
+
+
+@pytest.mark.parametrize("name", ["BoolDecl", "IntDecl", "ConstraintStmt", "IntVar", "BoolVar", "Constraint"])
+def test_fast_constructors_build_ordinary_frozen_objects(name: str) -> None:
+    import pickle
+    from dataclasses import FrozenInstanceError, fields
+
+    from csp2sat import syntax
+
+    cls = getattr(syntax, name)
+    make = syntax.fast_constructor(cls)
+    assert make is not cls  # the fast way applies to these classes
+    values = [f"v{i}" for i in range(len(fields(cls)))]
+    fast, plain = make(*values), cls(*values)
+    assert type(fast) is cls and fast == plain and hash(fast) == hash(plain) and repr(fast) == repr(plain)
+    assert pickle.loads(pickle.dumps(fast)) == plain
+    with pytest.raises(FrozenInstanceError):
+        setattr(fast, fields(cls)[0].name, "other")
