@@ -399,6 +399,40 @@ class _Evaluator:
             f"cannot evaluate {op!r} (unchecked syntax tree?)", node.line, node.col, exit=Exit.INTERNAL
         )
 
+    def evaluate_top(self, node: Node, depth: int = 0) -> Value:
+        """`evaluate(node)` for a constraint, by direct recursion where that is plain (most of generated files).
+
+        Connectives, comparisons and arithmetic over variables and constants are evaluated
+        here, children left to right and ``and``/``or`` stopped at the deciding argument,
+        with the interpreter's own leaves and combiners; predicate calls with plain
+        arguments use the same call cache and body closures as `_combine`. Anything else
+        (and anything nested deeper than `_TOP_DEPTH`) is left to `evaluate`, so both give
+        the same value and raise the same errors in the same order.
+        """
+        op = node.op
+        if op in _LEAVES:
+            return self._leaf(node, _NO_ENV)
+        if depth >= _TOP_DEPTH:
+            return self.evaluate(node)
+        if op == "and" or op == "or":
+            decides = op == "or"
+            for arg in node.args:
+                if _truth(self.evaluate_top(arg, depth + 1)) is decides:
+                    return decides
+            return not decides
+        if op == "pcall":
+            if all(arg.op in _LEAVES for arg in node.args):
+                results: list[Value] = []
+                stack: list[tuple[Node, Env, bool]] = []
+                self._combine(node, tuple(self._leaf(arg, _NO_ENV) for arg in node.args), stack, results, [], {})
+                if not stack:  # answered from the cache or by the body's closure
+                    return results[-1]
+            return self.evaluate(node)
+        combiner = _TOP_COMBINERS.get(op)
+        if combiner is None:
+            return self.evaluate(node)
+        return combiner(node, tuple([self.evaluate_top(arg, depth + 1) for arg in node.args]))
+
     def evaluate(self, root: Node, env: Env | None = None) -> Value:
         """The value of `root`: an int for a term, a bool for a formula, a tuple for a list."""
         results: list[Value] = []
@@ -638,6 +672,13 @@ def _predicates_with_cumulative(model: Model) -> set[str]:
 
 
 _CALL = object()  # the key of a callee environment that holds (predicate, call node, caller environment)
+_NO_ENV: Env = {}
+# `_Evaluator.evaluate_top` recurses this deep at most (constraints are nested at most MAX_NESTING deep).
+_TOP_DEPTH = 100
+# The operators `evaluate_top` combines itself: their arguments are all evaluated, then combined.
+_TOP_COMBINERS = {op: _COMBINERS[op] for op in (
+    "true", "false", "not", "imp", "xor", "iff", "eq", "ne", "le", "lt", "ge", "gt", "add", "sub", "neg", "mul", "div", "mod",
+    "abs", "min", "max", "if")}
 _RETURN = Node("_ret")
 _LEAVES = frozenset({"const", "ivar", "bvar", "param"})
 _JUNCTIONS = frozenset({"and", "or"})
@@ -685,7 +726,7 @@ def violations(model: Model, values: Mapping[str, Value]) -> list[Violation]:
     evaluator = _Evaluator(model, values)
     for constraint in model.constraints:
         try:
-            holds = _truth(evaluator.evaluate(constraint.formula))
+            holds = _truth(evaluator.evaluate_top(constraint.formula))
         except CspError as err:
             raise err.with_file(model.file)
         if not holds:
