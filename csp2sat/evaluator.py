@@ -614,6 +614,10 @@ def _closure(node: Node, values: Mapping[str, Value], bool_keys: Mapping[str, st
         return lambda env: not _truth(inner(env))
     if op in _COMPARE and len(parts) == 2:
         compare, (left, right) = _COMPARE[op], parts
+        a, b = node.args
+        if a.op == "param" and b.op == "const":  # (= E 0): the commonest comparison of generated bodies
+            param, constant = a.value, b.value
+            return lambda env: compare(env[param], constant)
         return lambda env: compare(left(env), right(env))
     combiner = _COMBINERS[op]
     return lambda env: combiner(node, tuple(part(env) for part in parts))

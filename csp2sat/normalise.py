@@ -853,18 +853,24 @@ class Normaliser:
             return None, []
         shape: list[tuple] = []
         vals: list[int] = []
-        first: dict[tuple[str, int], int] = {}
+        # Two parameters bound to one variable normalise differently: the coincidence is part of the shape.
+        first_bool: dict[int, int] = {}
+        first_int: dict[int, int] = {}
+        bool_index, int_index, doms = self.bool_index, self.int_index, self.csp.int_domains
         for p, arg in enumerate(node.args):
             op = arg.op
-            sign = 1
-            if op == "not" and arg.args[0].op == "bvar":
-                arg, op, sign = arg.args[0], "bvar", -1
-            if op == "bvar" or op == "ivar":
-                v = self.bool_index[arg.value] if op == "bvar" else self.int_index[arg.value]
-                # Two parameters bound to one variable normalise differently: the coincidence is part of the shape.
-                at = first.setdefault((op, v), p)
-                shape.append((op, at, self.csp.int_domains[v]) if op == "ivar" else (op, at, sign))
-                vals.append(v if op == "ivar" else sign * (v + 1))
+            if op == "bvar":
+                v = bool_index[arg.value]
+                shape.append(("bvar", first_bool.setdefault(v, p), 1))
+                vals.append(v + 1)
+            elif op == "ivar":
+                v = int_index[arg.value]
+                shape.append(("ivar", first_int.setdefault(v, p), doms[v]))
+                vals.append(v)
+            elif op == "not" and arg.args[0].op == "bvar":
+                v = bool_index[arg.args[0].value]
+                shape.append(("bvar", first_bool.setdefault(v, p), -1))
+                vals.append(-(v + 1))
             elif op in ("const", "true", "false"):
                 shape.append((op, arg.value))
                 vals.append(-1)
