@@ -42,8 +42,14 @@ from csp2sat.syntax import (
     Relation,
     RelationDecl,
     SyntaxTree,
+    fast_constructor,
     make_node,
 )
+
+# Made once per declaration and constraint (tens of thousands in generated files): see `fast_constructor`.
+_new_int_var = fast_constructor(IntVar)
+_new_bool_var = fast_constructor(BoolVar)
+_new_constraint = fast_constructor(Constraint)
 
 __all__ = ["check"]
 
@@ -207,7 +213,7 @@ class _Checker:
         domain = self.domain_of(stmt.spec, stmt)
         if stmt.name in model.bool_vars:
             self.warn(f"integer variable '{stmt.name}' has the name of a Boolean variable (allowed, as in Sugar)", stmt)
-        model.int_vars[stmt.name] = IntVar(stmt.name, domain, stmt.line, stmt.col)
+        model.int_vars[stmt.name] = _new_int_var(stmt.name, domain, stmt.line, stmt.col)
 
     def bool_decl(self, stmt: BoolDecl) -> None:
         model = self.model
@@ -216,7 +222,7 @@ class _Checker:
             raise self.error(f"Boolean variable '{stmt.name}' is defined twice (first at line {first.line})", stmt)
         if stmt.name in model.int_vars:
             self.warn(f"Boolean variable '{stmt.name}' has the name of an integer variable (allowed, as in Sugar)", stmt)
-        model.bool_vars[stmt.name] = BoolVar(stmt.name, stmt.line, stmt.col)
+        model.bool_vars[stmt.name] = _new_bool_var(stmt.name, stmt.line, stmt.col)
 
     def _redefinition(self, name: str, stmt: object) -> None:
         if name in self.callables:
@@ -291,7 +297,7 @@ class _Checker:
 
     def constraint(self, stmt: ConstraintStmt) -> None:
         formula = self.formula(stmt.formula)
-        self.model.constraints.append(Constraint(formula, stmt.line, stmt.col, stmt.text))
+        self.model.constraints.append(_new_constraint(formula, stmt.line, stmt.col, stmt.text))
 
     def check_recursion(self) -> None:
         """Predicates calling themselves (possible through a redefinition) cannot be expanded."""
@@ -322,6 +328,8 @@ class _Checker:
 
     def arity(self, node: Node, expected: int | None = None, minimum: int | None = None) -> None:
         n = len(node.args)
+        if (expected is None or n == expected) and (minimum is None or n >= minimum):
+            return
         spelled = SPELLING.get(node.op, node.op)
         if expected is not None and n != expected:
             message = f"'{spelled}' takes {_args(expected)}, got {n}"

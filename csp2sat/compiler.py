@@ -265,37 +265,39 @@ def _encode_clause(lits: list, prefix: list[int], order: OrderEncoding, pool: Po
     simple = list(prefix)
     complex_: list[Linear] = []
     for lit in lits:
-        if isinstance(lit, Linear):
+        if lit.__class__ is not Linear:  # a Boolean literal
+            simple.append(lit)
+            continue
+        if log is not None:
             cnf = _log_literal(lit, order, log)
             if cnf is not None:
                 if cnf is True:
                     return
                 if cnf is not False:
                     simple.append(cnf)
-            elif len(lit.vars) > MAX_SUM_TERMS:  # only counts stay this long (see normalise)
-                cnf = cards.at_most(*_count_inputs(lit, order))
-                if cnf is True:
-                    return
-                if cnf is not False:
-                    simple.append(cnf)
-            elif len(lit.vars) == 1:
-                a = lit.coefs[0]
-                if a > 0:
-                    cnf = order.le(lit.vars[0], lit.c // a)
-                else:
-                    cnf = order.le(lit.vars[0], -(lit.c // -a) - 1)
-                    if not isinstance(cnf, bool):
-                        cnf = -cnf
-                    else:
-                        cnf = not cnf
-                if cnf is True:
-                    return
-                if cnf is not False:
-                    simple.append(cnf)
+                continue
+        if len(lit.vars) == 1:  # the commonest: one variable against a constant
+            a = lit.coefs[0]
+            if a > 0:
+                cnf = order.le(lit.vars[0], lit.c // a)
             else:
-                complex_.append(lit)
+                cnf = order.le(lit.vars[0], -(lit.c // -a) - 1)
+                if cnf.__class__ is not bool:
+                    cnf = -cnf
+                else:
+                    cnf = not cnf
+            if cnf is True:
+                return
+            if cnf is not False:
+                simple.append(cnf)
+        elif len(lit.vars) > MAX_SUM_TERMS:  # only counts stay this long (see normalise)
+            cnf = cards.at_most(*_count_inputs(lit, order))
+            if cnf is True:
+                return
+            if cnf is not False:
+                simple.append(cnf)
         else:
-            simple.append(lit)
+            complex_.append(lit)
     if len(complex_) > 1 and not seen.name_all:
         # A sum whose order encoding is one clause (0/1 terms: min/max of Booleans, `a ≤ b`) is
         # that clause: put its literals into this clause instead of naming it, which would keep

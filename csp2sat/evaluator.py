@@ -399,6 +399,40 @@ class _Evaluator:
             f"cannot evaluate {op!r} (unchecked syntax tree?)", node.line, node.col, exit=Exit.INTERNAL
         )
 
+    def evaluate_top(self, node: Node, depth: int = 0) -> Value:
+        """`evaluate(node)` for a constraint, by direct recursion where that is plain (most of generated files).
+
+        Connectives, comparisons and arithmetic over variables and constants are evaluated
+        here, children left to right and ``and``/``or`` stopped at the deciding argument,
+        with the interpreter's own leaves and combiners; predicate calls with plain
+        arguments use the same call cache and body closures as `_combine`. Anything else
+        (and anything nested deeper than `_TOP_DEPTH`) is left to `evaluate`, so both give
+        the same value and raise the same errors in the same order.
+        """
+        op = node.op
+        if op in _LEAVES:
+            return self._leaf(node, _NO_ENV)
+        if depth >= _TOP_DEPTH:
+            return self.evaluate(node)
+        if op == "and" or op == "or":
+            decides = op == "or"
+            for arg in node.args:
+                if _truth(self.evaluate_top(arg, depth + 1)) is decides:
+                    return decides
+            return not decides
+        if op == "pcall":
+            if all(arg.op in _LEAVES for arg in node.args):
+                results: list[Value] = []
+                stack: list[tuple[Node, Env, bool]] = []
+                self._combine(node, tuple(self._leaf(arg, _NO_ENV) for arg in node.args), stack, results, [], {})
+                if not stack:  # answered from the cache or by the body's closure
+                    return results[-1]
+            return self.evaluate(node)
+        combiner = _TOP_COMBINERS.get(op)
+        if combiner is None:
+            return self.evaluate(node)
+        return combiner(node, tuple([self.evaluate_top(arg, depth + 1) for arg in node.args]))
+
     def evaluate(self, root: Node, env: Env | None = None) -> Value:
         """The value of `root`: an int for a term, a bool for a formula, a tuple for a list."""
         results: list[Value] = []
@@ -570,18 +604,63 @@ def _closure(node: Node, values: Mapping[str, Value], bool_keys: Mapping[str, st
         if part is None:
             return None
         parts.append(part)
-    if op == "and":
-        return lambda env: all(_truth(part(env)) for part in parts)
-    if op == "or":
-        return lambda env: any(_truth(part(env)) for part in parts)
+    if op == "and" or op == "or":
+        return _junction_closure(op == "or", node.args, parts)
     if op == "not":
         inner = parts[0]
+        if node.args[0].op == "param":
+            param = node.args[0].value
+            return lambda env: not _truth(env[param])
         return lambda env: not _truth(inner(env))
     if op in _COMPARE and len(parts) == 2:
         compare, (left, right) = _COMPARE[op], parts
+        a, b = node.args
+        if a.op == "param" and b.op == "const":  # (= E 0): the commonest comparison of generated bodies
+            param, constant = a.value, b.value
+            return lambda env: compare(env[param], constant)
         return lambda env: compare(left(env), right(env))
     combiner = _COMBINERS[op]
     return lambda env: combiner(node, tuple(part(env) for part in parts))
+
+
+def _junction_closure(is_or: bool, args: tuple[Node, ...], parts: list[Callable[[Env], Value]]) -> Callable[[Env], Value]:
+    """``(or ...)`` or ``(and ...)`` of `parts`, stopping at the first part that decides it (as `any`/`all` do).
+
+    The clauses of generated predicate bodies, ``(or (! A) Z N)``, are parameters and their
+    negations: those are read from the environment in one loop, without a call per part.
+    """
+    literals = []
+    for arg in args:
+        if arg.op == "param":
+            literals.append((arg.value, False))
+        elif arg.op == "not" and arg.args[0].op == "param":
+            literals.append((arg.args[0].value, True))
+        else:
+            break
+    else:
+        pairs = tuple(literals)
+
+        def literal_junction(env: Env) -> bool:
+            for param, negated in pairs:
+                value = env[param]
+                if (value if value.__class__ is bool else value > 0) is not negated:  # this literal is true
+                    if is_or:
+                        return True
+                elif not is_or:
+                    return False
+            return not is_or
+
+        return literal_junction
+    fixed = tuple(parts)
+
+    def junction(env: Env) -> bool:
+        for part in fixed:
+            value = part(env)
+            if (value if value.__class__ is bool else value > 0) is is_or:  # this part decides
+                return is_or
+        return not is_or
+
+    return junction
 
 
 def _predicates_with_cumulative(model: Model) -> set[str]:
@@ -597,6 +676,13 @@ def _predicates_with_cumulative(model: Model) -> set[str]:
 
 
 _CALL = object()  # the key of a callee environment that holds (predicate, call node, caller environment)
+_NO_ENV: Env = {}
+# `_Evaluator.evaluate_top` recurses this deep at most (constraints are nested at most MAX_NESTING deep).
+_TOP_DEPTH = 100
+# The operators `evaluate_top` combines itself: their arguments are all evaluated, then combined.
+_TOP_COMBINERS = {op: _COMBINERS[op] for op in (
+    "true", "false", "not", "imp", "xor", "iff", "eq", "ne", "le", "lt", "ge", "gt", "add", "sub", "neg", "mul", "div", "mod",
+    "abs", "min", "max", "if")}
 _RETURN = Node("_ret")
 _LEAVES = frozenset({"const", "ivar", "bvar", "param"})
 _JUNCTIONS = frozenset({"and", "or"})
@@ -644,7 +730,7 @@ def violations(model: Model, values: Mapping[str, Value]) -> list[Violation]:
     evaluator = _Evaluator(model, values)
     for constraint in model.constraints:
         try:
-            holds = _truth(evaluator.evaluate(constraint.formula))
+            holds = _truth(evaluator.evaluate_top(constraint.formula))
         except CspError as err:
             raise err.with_file(model.file)
         if not holds:

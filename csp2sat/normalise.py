@@ -374,15 +374,7 @@ class Normaliser:
         if len(coefs) == 1:  # one variable, the commonest case in generated files: no dict or gcd
             ((v, a),) = coefs.items()
             if a:
-                d = self.csp.int_domains[v]
-                lo, hi = (a * d.lb, a * d.ub) if a > 0 else (a * d.ub, a * d.lb)
-                if hi <= c:
-                    return True
-                if lo > c:
-                    return False
-                if a == 1 or a == -1:
-                    return Linear((a,), (v,), c)
-                return Linear((1 if a > 0 else -1,), (v,), _floor_div(c, abs(a)))
+                return self._le_one(v, a, c)
         items = [(a, v) for v, a in coefs.items() if a]
         if not items:
             return 0 <= c
@@ -399,6 +391,32 @@ class Normaliser:
             c = _floor_div(c, g)
         coefs_t, vars_t = zip(*items)
         return Linear(tuple(coefs_t), tuple(vars_t), c)
+
+    def _compare_one(self, op: str, v: int, a: int, k: int) -> NNF:
+        """``compare(op, ...)`` of the difference ``a·x_v + k`` with 0 (a = ±1), without building its dicts."""
+        if op == "le":
+            return self._le_one(v, a, -k)
+        if op == "lt":
+            return self._le_one(v, a, -1 - k)
+        if op == "ge":
+            return self._le_one(v, -a, k)
+        if op == "gt":
+            return self._le_one(v, -a, k - 1)
+        if op == "eq":
+            return _mk_and([self._le_one(v, a, -k), self._le_one(v, -a, k)])
+        return _mk_or([self._le_one(v, a, -1 - k), self._le_one(v, -a, k - 1)])  # ne
+
+    def _le_one(self, v: int, a: int, c: int) -> NNF:
+        """``le(({v: a}, 0), c)`` for a ≠ 0: ``a·x_v ≤ c``, folded to True/False when the bounds decide it."""
+        d = self.csp.int_domains[v]
+        lo, hi = (a * d.lb, a * d.ub) if a > 0 else (a * d.ub, a * d.lb)
+        if hi <= c:
+            return True
+        if lo > c:
+            return False
+        if a == 1 or a == -1:
+            return Linear((a,), (v,), c)
+        return Linear((1 if a > 0 else -1,), (v,), _floor_div(c, abs(a)))
 
     def compare(self, op: str, a: Expr, b: Expr) -> NNF:
         """The comparison ``a OP b`` (op canonical: eq ne le lt ge gt) in NNF."""
@@ -703,7 +721,12 @@ class Normaliser:
                 acc = self._iff(acc, nxt) if op == "iff" else _negate_lit(self._iff(acc, nxt))
             return acc if pos else _negate_lit(acc)
         if op in ("eq", "ne", "le", "lt", "ge", "gt"):
-            a, b = self.term(node.args[0]), self.term(node.args[1])
+            x, y = node.args
+            if x.op == "ivar" and y.op == "const":  # a variable against a constant: the commonest atom
+                return self._compare_one(op if pos else _NEGATED[op], self.int_index[x.value], 1, -int(y.value))
+            if x.op == "const" and y.op == "ivar":
+                return self._compare_one(op if pos else _NEGATED[op], self.int_index[y.value], -1, int(x.value))
+            a, b = self.term(x), self.term(y)
             return self.compare(op if pos else _NEGATED[op], a, b)
         if op == "pcall":
             return self._inline(node, pos)
@@ -830,18 +853,24 @@ class Normaliser:
             return None, []
         shape: list[tuple] = []
         vals: list[int] = []
-        first: dict[tuple[str, int], int] = {}
+        # Two parameters bound to one variable normalise differently: the coincidence is part of the shape.
+        first_bool: dict[int, int] = {}
+        first_int: dict[int, int] = {}
+        bool_index, int_index, doms = self.bool_index, self.int_index, self.csp.int_domains
         for p, arg in enumerate(node.args):
             op = arg.op
-            sign = 1
-            if op == "not" and arg.args[0].op == "bvar":
-                arg, op, sign = arg.args[0], "bvar", -1
-            if op == "bvar" or op == "ivar":
-                v = self.bool_index[arg.value] if op == "bvar" else self.int_index[arg.value]
-                # Two parameters bound to one variable normalise differently: the coincidence is part of the shape.
-                at = first.setdefault((op, v), p)
-                shape.append((op, at, self.csp.int_domains[v]) if op == "ivar" else (op, at, sign))
-                vals.append(v if op == "ivar" else sign * (v + 1))
+            if op == "bvar":
+                v = bool_index[arg.value]
+                shape.append(("bvar", first_bool.setdefault(v, p), 1))
+                vals.append(v + 1)
+            elif op == "ivar":
+                v = int_index[arg.value]
+                shape.append(("ivar", first_int.setdefault(v, p), doms[v]))
+                vals.append(v)
+            elif op == "not" and arg.args[0].op == "bvar":
+                v = bool_index[arg.args[0].value]
+                shape.append(("bvar", first_bool.setdefault(v, p), -1))
+                vals.append(-(v + 1))
             elif op in ("const", "true", "false"):
                 shape.append((op, arg.value))
                 vals.append(-1)

@@ -60,6 +60,7 @@ from csp2sat.syntax import (
     PredicateDecl,
     RelationDecl,
     SyntaxTree,
+    fast_constructor,
     make_node,
 )
 
@@ -76,9 +77,26 @@ _SYMBOL_CHAR = r"A-Za-z0-9_.+\-*/%=<>!&|$\u0080-\U0010ffff"
 _SYMBOL = rf"-(?![0-9])|[{_SYMBOL_START}][{_SYMBOL_CHAR}]*"
 _NUMBER = r"-?[0-9]+(\.[0-9]*)?"
 
+
+
+def _ascii_complement(allowed: str) -> str:
+    """A character class of every character but the ASCII ones not in `allowed` (so all of U+0080 and up).
+
+    The same set as ``[<allowed>\u0080-\U0010ffff]``, which takes `re` about 8 ms to compile:
+    a cost every command paid at start-up for the tokenizer's pattern.
+    """
+    return "[^" + "".join(f"\\x{i:02x}" for i in range(128) if chr(i) not in allowed) + "]"
+
+
+_ASCII_SYMBOL_START = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_+*/%=<>!&|$"
+_ASCII_SYMBOL_CHAR = _ASCII_SYMBOL_START + "0123456789.-"
 # One token with the blanks before it; a number is tried first, as in Sugar
 # ("-5" is a number, a lone "-" a symbol). Comments run to the end of the line.
-_TOKEN = re.compile(rf"([ \t\f\r]*)(-?[0-9]+(?:\.[0-9]*)?|{_SYMBOL}|[()]|;.*)")
+# The symbol is `_SYMBOL`, with its classes written as ASCII complements (tests compare the two).
+_TOKEN = re.compile(
+    rf"([ \t\f\r]*)(-?[0-9]+(?:\.[0-9]*)?|-(?![0-9])|{_ascii_complement(_ASCII_SYMBOL_START)}"
+    rf"{_ascii_complement(_ASCII_SYMBOL_CHAR)}*|[()]|;.*)"
+)
 _BLANKS = " \t\f\r"
 
 # Rule name -> canonical operator, for the rules that only differ by operator.
@@ -136,6 +154,10 @@ _COMMENT_RE = re.compile(r";[^\n]*")
 
 
 _node = make_node
+# The statements every generated file has thousands of, made as `make_node` makes nodes.
+_new_bool_decl = fast_constructor(BoolDecl)
+_new_int_decl = fast_constructor(IntDecl)
+_new_constraint_stmt = fast_constructor(ConstraintStmt)
 
 # A token on the parser's value stack is a tuple (kind, text, line, col).
 
@@ -607,6 +629,220 @@ def _drive(tables: _Tables, tokens: Iterable[tuple]) -> list:
     raise _Reject()  # not reached: the end token is never shifted
 
 
+# ---------------------------------------------------------------- the common forms, read directly
+
+# Operator words -> canonical operator: the heads `_read_common` builds itself.
+_COMMON_OPS = {
+    **{op: op for op in "not and or imp xor iff eq ne le lt ge gt add sub neg mul div mod abs min max if pow alldifferent".split()},
+    "!": "not", "&&": "and", "||": "or", "=>": "imp",
+    "=": "eq", "!=": "ne", "<=": "le", "<": "lt", ">=": "ge", ">": "gt",
+    "+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod",
+}
+# What a parenthesised form is, once its head is read (declarations only at the top level):
+# an operator, a call, (int ...), (bool ...), (predicate ...), (relation ...), or inside them
+# a predicate's signature, an int's value list (and its (LB UB) pairs), a relation's tuple
+# list (and each tuple); _HEAD while the head is not read yet.
+_HEAD, _OP, _CALL, _INT, _BOOL, _PRED, _REL, _SIG, _VALUES, _PAIR, _TUPLES, _TUPLE = range(12)
+_DECLS = {"int": _INT, "bool": _BOOL, "predicate": _PRED, "relation": _REL}
+
+
+def _read_common(lines: list[str], odd: list[bool], keywords: dict[str, str]) -> list:
+    """The statements of `lines` when every one is of a common form; raises `_Reject` otherwise.
+
+    Generated files (puzzles, benchmarks) are megabytes of ``(int x 0 1)``, ``(bool b)``,
+    ``(predicate (p A B) F)`` and expressions of operators, calls, symbols and numbers.
+    For those the grammar is plain: this reads them in one loop over the tokens, with a
+    stack of open parentheses instead of the LALR automaton, and builds the very values
+    `_drive` builds (the same nodes and statements with the same positions; tests compare
+    them on the corpus, the generated files and random texts). Anything else (domains,
+    objectives, globals other than alldifferent, a keyword where a name could be, lists
+    such as ``((a b))``, any error) is left to `_drive`: this raises `_Reject` and reads
+    nothing. Tokens and Sugar's odd readings are found exactly as `_tokens` finds them.
+    """
+    make = make_node
+    findall = _TOKEN.findall
+    ops = _COMMON_OPS
+    out: list = []
+    stack: list[list] = []  # open forms: [what, line, col, operator or name, items]
+    top = None  # stack[-1]
+    for lineno, line in enumerate(lines, 1):
+        col = 1
+        glued = False  # the previous token was a number or a lone "-"
+        for blanks, text in findall(line):
+            if blanks:
+                col += len(blanks)
+            elif glued and text[0] not in "();":
+                odd[0] = True
+            first = text[0]
+            glued = False
+            if first == "(":
+                if top is None:
+                    top = [_HEAD, lineno, col, None, []]
+                else:
+                    top = [_open_inside(top), lineno, col, None, []]
+                stack.append(top)
+                col += 1
+                continue
+            if first == ")":
+                if top is None:
+                    raise _Reject()
+                what, fline, fcol, head, items = stack.pop()
+                if what is _OP:
+                    if head == "sub" and len(items) == 1:
+                        head = "neg"
+                    value = make(head, tuple(items), None, fline, fcol)
+                elif what is _CALL:
+                    value = make("call", tuple(items), head, fline, fcol)
+                else:
+                    value = _close_other(what, fline, fcol, head, items)
+                if stack:
+                    top = stack[-1]
+                    top[4].append(value)
+                else:
+                    top = None
+                    out.append(value)
+                col += 1
+                continue
+            if first == ";":
+                col += len(text)
+                continue
+            if first in "0123456789" or (first == "-" and text != "-"):
+                glued = True
+                if "." in text:
+                    odd[0] = True
+                kind = "NUMBER"
+            else:
+                if first == "-":
+                    glued = True
+                kind = _WORD
+            if top is None:  # a constraint that is an atom
+                out.append(_common_atom(kind, text, lineno, col, keywords))
+            elif top[0] is _OP or top[0] is _CALL:
+                if kind is _WORD and text not in keywords:  # the commonest token: a name
+                    top[4].append(make("sym", (), text, lineno, col))
+                else:
+                    top[4].append(_common_atom(kind, text, lineno, col, keywords))
+            elif top[0] is _HEAD:
+                if kind is not _WORD:
+                    raise _Reject()  # (1 ...): a list, not a common form
+                op = ops.get(text)
+                if op is not None:
+                    top[0], top[3] = _OP, op
+                elif text not in keywords:
+                    top[0], top[3] = _CALL, text
+                elif len(stack) == 1 and text in _DECLS:
+                    top[0] = _DECLS[text]
+                else:
+                    raise _Reject()
+            else:
+                _other_token(top, kind, text, lineno, col, keywords)
+            col += len(text)
+        if col - 1 != len(line) and col - 1 != len(line.rstrip(_BLANKS)):
+            raise _Reject()
+    if stack:
+        raise _Reject()
+    return out
+
+
+def _open_inside(top: list) -> int:
+    """What a '(' opens inside the form `top` (`_read_common`); `_Reject` where it is no common form."""
+    what, items = top[0], top[4]
+    if what is _OP or what is _CALL or (what is _PRED and items):
+        return _HEAD  # an expression (a predicate's body after its signature)
+    if what is _PRED:
+        return _SIG
+    if what is _INT and top[3] is not None and not items:
+        return _VALUES
+    if what is _VALUES:
+        return _PAIR
+    if what is _TUPLES and items:
+        return _TUPLE
+    if what is _REL and len(items) == 1:
+        return _TUPLES
+    raise _Reject()  # ((...: a list; (bool (...: an error; ...
+
+
+def _other_token(top: list, kind: str, text: str, line: int, col: int, keywords: dict[str, str]) -> None:
+    """A token inside a declaration (`_read_common`): its name, bounds, values, signature or tuples."""
+    what, items = top[0], top[4]
+    if what is _PAIR or what is _TUPLE or what is _VALUES:
+        if kind is _WORD:
+            raise _Reject()
+        items.append((_number(text),) if what is _VALUES else _number(text))
+    elif what is _PRED:  # the body, when it is an atom
+        if not items:
+            raise _Reject()
+        items.append(_common_atom(kind, text, line, col, keywords))
+    elif what is _SIG:
+        if kind is not _WORD:
+            raise _Reject()
+        items.append(text)
+    elif what is _TUPLES:  # supports or conflicts, then the tuples
+        if items or kind is not _WORD or (text != "supports" and text != "conflicts"):
+            raise _Reject()
+        items.append(text)
+    elif top[3] is None:  # the name of an int, bool or relation
+        if kind is not _WORD:
+            raise _Reject()
+        top[3] = text
+    elif what is _INT:
+        items.append((kind, text))
+    elif what is _REL and not items and kind is not _WORD:
+        items.append(_number(text))  # the arity
+    else:
+        raise _Reject()
+
+
+def _close_other(what: int, line: int, col: int, name: "str | None", items: list) -> Any:
+    """The value of a declaration or of a part of one at its ')' (`_read_common`)."""
+    if what is _INT:
+        if name is not None and len(items) == 1 and items[0][0] == "ranges":
+            return IntDecl(name, items[0], line, col)
+        return _int_decl(name, items, line, col)
+    if what is _BOOL and name is not None and not items:
+        return _new_bool_decl(name, line, col)
+    if what is _PRED and len(items) == 2:
+        name, *params = items[0]
+        return PredicateDecl(name, tuple(params), items[1], line, col)
+    if what is _SIG and items:
+        return items
+    if what is _VALUES:
+        return ("ranges", tuple(items))
+    if what is _TUPLE or (what is _PAIR and len(items) == 2):
+        return tuple(items)
+    if what is _TUPLES and items:
+        return items
+    if what is _REL and name is not None and len(items) == 2:
+        kind, *tuples = items[1]
+        return RelationDecl(name, items[0], kind == "supports", tuple(tuples), line, col)
+    raise _Reject()  # "()", a declaration that lacks a part
+
+
+def _common_atom(kind: str, text: str, line: int, col: int, keywords: dict[str, str]) -> Node:
+    """A number, true, false or a symbol where an expression is expected."""
+    if kind == "NUMBER":
+        return make_node("const", (), _number(text), line, col)
+    if text in keywords:
+        if text == "true" or text == "false":
+            return make_node(text, (), None, line, col)
+        raise _Reject()  # a keyword where a name could be: `_drive` knows which it is
+    return make_node("sym", (), text, line, col)
+
+
+def _int_decl(name: str | None, spec: list, line: int, col: int) -> IntDecl:
+    """``(int NAME LB UB)``, ``(int NAME VALUE)`` or ``(int NAME DOMAIN)`` from its tokens after the name."""
+    kinds = tuple(kind for kind, _ in spec)
+    if name is None:
+        raise _Reject()
+    if kinds == ("NUMBER", "NUMBER"):
+        return _new_int_decl(name, ("bounds", _number(spec[0][1]), _number(spec[1][1])), line, col)
+    if kinds == ("NUMBER",):
+        return IntDecl(name, ("value", _number(spec[0][1])), line, col)
+    if kinds == (_WORD,):
+        return IntDecl(name, ("domain", spec[0][1]), line, col)
+    raise _Reject()
+
+
 def _lark_tokens(text: str) -> list[tuple]:
     """The tokens of `text` as lark's contextual lexer reads them; raises lark's error if it rejects the text."""
     interactive = _lark_parser().parse_interactive(text)
@@ -629,7 +865,11 @@ def parse_text(text: str, file: str = "<string>", max_nesting: int | None = None
         lines = text.split("\n")
         odd = [False]
         try:
-            statements = _drive(tables, _tokens(lines, odd))
+            try:
+                statements = _read_common(lines, odd, tables.keywords)
+            except _Reject:
+                odd[0] = False
+                statements = _drive(tables, _tokens(lines, odd))
         except _Reject:
             from lark.exceptions import UnexpectedInput
 
@@ -643,7 +883,7 @@ def parse_text(text: str, file: str = "<string>", max_nesting: int | None = None
             _check_nesting(lines, file, max_nesting or MAX_NESTING)
         line_starts = list(accumulate((len(line) + 1 for line in lines[:-1]), initial=0))
         warnings = _odd_token_warnings(text, file, line_starts) if odd[0] else ()
-        ends, statements = _spans(text, line_starts, statements)
+        ends, statements = _spans(text, line_starts, statements, lines)
         return SyntaxTree(tuple(statements), _comments(text, line_starts), file, warnings=warnings, ends=ends)
 
 
@@ -692,7 +932,7 @@ def _comments(text: str, line_starts: list[int]) -> tuple[Comment, ...]:
     return tuple(out)
 
 
-def _spans(text: str, line_starts: list[int], statements: list) -> tuple[tuple, list]:
+def _spans(text: str, line_starts: list[int], statements: list, lines: list[str]) -> tuple[tuple, list]:
     """End positions of the statements, and constraint statements with their source text.
 
     A statement ends at the last non-blank, non-comment character before the
@@ -703,7 +943,19 @@ def _spans(text: str, line_starts: list[int], statements: list) -> tuple[tuple, 
     ends = []
     out = []
     blank_out_comment = _blank_out_comment
+    last_index = len(statements) - 1
     for i, stmt in enumerate(statements):
+        lineno = stmt.line
+        if stmt.col == 1 and i < last_index and statements[i + 1].line == lineno + 1 and statements[i + 1].col == 1:
+            # A statement alone on its line, the next one at the start of the next line (generated files).
+            code = lines[lineno - 1]
+            if ";" not in code:
+                code = code.rstrip()
+                ends.append((lineno, len(code)))
+                if stmt.__class__ is Node:
+                    stmt = _new_constraint_stmt(stmt, lineno, 1, " ".join(code.split()))
+                out.append(stmt)
+                continue
         start = starts[i]
         segment = text[start : starts[i + 1]]
         if ";" in segment:

@@ -327,3 +327,24 @@ def _sample(domain: Domain, limit: int = 200) -> list[int]:
     for lo, hi in domain.intervals:
         picked.update(range(lo, min(hi, lo + limit // (2 * len(domain.intervals))) + 1))
     return sorted(picked)
+
+
+@pytest.mark.parametrize("node, expected", test_operator.pytestmark[0].args[1])
+def test_constraints_evaluated_directly_agree_with_the_interpreter(node: Node, expected: object) -> None:
+    # Constraints go through `_Evaluator.evaluate_top` (direct recursion) and fall back to the interpreter.
+    from csp2sat.evaluator import _Evaluator
+
+    wrapped = N("and", N("or", "?p", N("not", "?p")), N("eq", N("if", node, 1, 0) if isinstance(expected, bool)
+                                                          else node, int(expected) if isinstance(expected, bool) else expected))
+    ev = _Evaluator(Model(), {"p": True})
+    assert ev.evaluate_top(wrapped) == ev.evaluate(wrapped) is True
+    assert ev.evaluate_top(node) == ev.evaluate(node) == expected
+
+
+def test_constraints_evaluated_directly_stop_and_or_where_the_interpreter_does() -> None:
+    safe = N("or", N("eq", "x", 1), N("eq", N("div", 1, "x"), 0))
+    m = model({"x": (0, 1)}, (), safe, N("not", N("and", N("eq", "x", 0), N("eq", N("mod", 1, "x"), 0))))
+    assert satisfies(m, {"x": 1})
+    with pytest.raises(CspError) as err:
+        satisfies(m, {"x": 0})
+    assert err.value.exit == Exit.UNSUPPORTED

@@ -118,6 +118,63 @@ def test_generated_files_read_the_same_as_lark(text: str, monkeypatch: pytest.Mo
     assert fast[0] != "error"
 
 
+# ---------------------------------------------------------------- the common forms, read directly
+
+
+def _common_and_driven(text: str) -> tuple:
+    """`_read_common`'s statements and `_drive`'s for `text` (None for a side that rejects it), with the odd flags."""
+    lines = text.split("\n")
+    tables = parser._tables()
+    out = []
+    for read in (lambda odd: parser._read_common(lines, odd, tables.keywords),
+                 lambda odd: parser._drive(tables, parser._tokens(lines, odd))):
+        odd = [False]
+        try:
+            out.append((repr(read(odd)), odd[0]))
+        except parser._Reject:
+            out.append(None)
+    return tuple(out)
+
+
+GENERATED = sorted((Path(__file__).parent.parent / "csp").rglob("*.csp"))
+
+
+@pytest.mark.parametrize("path", GENERATED[::7] + sorted(CONFORMANCE.rglob("*.csp"))[::3], ids=lambda p: p.stem)
+def test_common_forms_read_as_the_tables_read_them(path: Path) -> None:
+    common, driven = _common_and_driven(path.read_text(encoding="utf-8"))
+    assert common is None or common == driven
+
+
+def test_generated_puzzle_files_take_the_common_path() -> None:
+    taken = [p for p in GENERATED if _common_and_driven(p.read_text(encoding="utf-8"))[0] is not None]
+    assert len(taken) == len(GENERATED)
+
+
+@pytest.mark.parametrize("text", TRICKY + ["(int x 0 1)(bool b)(predicate (p A) (! A))(p b)(+ 1 -2 x)", "x 3 true",
+                                           "(int x y)(int x 1)(- 1 2 3)(sub x)(p)",
+                                           "(int x (1 (2 4) 7))(relation r 2 (supports (1 2) (3 4)))(relation s 1 (conflicts))",
+                                           "(int y (1 (2)))", "(int z ())", "(relation r 2 (supports 1))", "(relation r (supports))",
+                                           "(relation r 1 (conflicts ()))", "(bool)", "(bool a b)", "(predicate (p) true)",
+                                           "(predicate p x)", "(predicate (p X) (q X) (r X))", "(int x 1 2 3)"])
+def test_tricky_inputs_read_the_same_both_ways(text: str) -> None:
+    common, driven = _common_and_driven(text)
+    assert common is None or common == driven
+
+
+@settings(max_examples=300, deadline=None)
+@given(pieces=st.lists(st.sampled_from(_PIECES), max_size=24))
+def test_token_soup_reads_the_same_both_ways(pieces: list[str]) -> None:
+    common, driven = _common_and_driven("".join(pieces))
+    assert common is None or common == driven
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=csp_texts())
+def test_generated_texts_read_the_same_both_ways(text: str) -> None:
+    common, driven = _common_and_driven(text)
+    assert common is None or common == driven
+
+
 # ---------------------------------------------------------------- the table cache
 
 
@@ -177,3 +234,51 @@ def test_make_node_builds_an_ordinary_frozen_node() -> None:
     assert type(fast) is Node and fast == plain and hash(fast) == hash(plain) and repr(fast) == repr(plain)
     with pytest.raises(FrozenInstanceError):
         fast.op = "sub"  # type: ignore[misc]
+
+
+def test_token_pattern_is_the_grammar_symbol() -> None:
+    """The tokenizer's ASCII-complement classes accept exactly the characters of grammar.lark's SYMBOL."""
+    import re
+
+    reference = re.compile(rf"([ \t\f\r]*)(-?[0-9]+(?:\.[0-9]*)?|{parser._SYMBOL}|[()]|;.*)")
+    chars = [chr(i) for i in range(0x800)] + ["\ud7ff", "\ue000", "\uffff", "\U0001d467", "\U0010ffff", "変"]
+    for c in chars:
+        for text in (c, "a" + c, c + "a", "-" + c, "1" + c, "(" + c + " x)"):
+            assert parser._TOKEN.findall(text) == reference.findall(text), repr(text)
+
+
+@pytest.mark.parametrize("text", ["(int x 0 1)\n(= x 1)  \t\n(= x 0) ; c\n(a)(b)\n(and a\n b)\n(c)",
+                                  "(a)\r\n(b)\f\n  (c)\n(d)\n", "(int x 0 1)\n(bool b)\n(or b (= x 1))\n"])
+def test_statement_ends_and_texts(text: str) -> None:
+    """Ends and constraint texts, also where statements stand alone on their lines (`_spans`' short cut)."""
+    import re
+
+    tree = parser.parse_text(text)
+    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    for stmt, end, nxt in zip(tree.statements, tree.ends, [*tree.statements[1:], None]):
+        begin = starts[stmt.line - 1] + stmt.col - 1
+        stop = starts[nxt.line - 1] + nxt.col - 1 if nxt else len(text)
+        code = re.sub(";[^\n]*", lambda m: " " * len(m.group(0)), text[begin:stop]).rstrip()
+        last = begin + len(code) - 1
+        line = max(i for i, s in enumerate(starts, 1) if s <= last)
+        assert end == (line, last - starts[line - 1] + 1)
+        if hasattr(stmt, "text"):
+            assert stmt.text == " ".join(code.split())
+
+
+@pytest.mark.parametrize("name", ["BoolDecl", "IntDecl", "ConstraintStmt", "IntVar", "BoolVar", "Constraint"])
+def test_fast_constructors_build_ordinary_frozen_objects(name: str) -> None:
+    import pickle
+    from dataclasses import FrozenInstanceError, fields
+
+    from csp2sat import syntax
+
+    cls = getattr(syntax, name)
+    make = syntax.fast_constructor(cls)
+    assert make is not cls  # the fast way applies to these classes
+    values = [f"v{i}" for i in range(len(fields(cls)))]
+    fast, plain = make(*values), cls(*values)
+    assert type(fast) is cls and fast == plain and hash(fast) == hash(plain) and repr(fast) == repr(plain)
+    assert pickle.loads(pickle.dumps(fast)) == plain
+    with pytest.raises(FrozenInstanceError):
+        setattr(fast, fields(cls)[0].name, "other")
