@@ -271,9 +271,10 @@ def test_puzzle_uniqueness_matches_sources(folder: str, name: str, status: str) 
     assert uniqueness(compile_model(model), model, names=projection(puzzle)).status == expected
 
 
-def test_random_csps_count_by_blocking_equals_brute_force() -> None:
-    """-O enumerate=blocking: the same answers as brute force, each once, on random small CSPs (objectives too)."""
-    _pipeline()
+@pytest.mark.parametrize("method,examples", [("blocking", 40), ("propagate", 60)])
+def test_random_csps_enumerated_by_each_method_equal_brute_force(method: str, examples: int) -> None:
+    """-O enumerate=blocking|propagate: the same answers as brute force, each once, on random small CSPs
+    (objectives too)."""
     from bruteforce import brute_force
     from csp_strategies import csp_texts
 
@@ -281,36 +282,13 @@ def test_random_csps_count_by_blocking_equals_brute_force() -> None:
 
     parse_text, check_model, compile_model = _pipeline()
 
-    @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(csp_texts())
     def check(text: str) -> None:
         model = check_model(parse_text(text))
         expected = brute_force(model)
-        with open_space(compile_model(model, options={"enumerate": "blocking"}), model) as space:
-            assert space.method == "blocking"
-            found = [tuple(a.values()) for a in space.solutions()]
-        assert len(found) == len(set(found)) == len(expected.answers), text
-        assert set(found) == set(expected.answers), text
-
-    check()
-
-
-def test_random_csps_count_by_propagation_equals_brute_force() -> None:
-    """-O enumerate=propagate: the same answers as brute force, each once, on random small CSPs (objectives too)."""
-    from bruteforce import brute_force
-    from csp_strategies import csp_texts
-
-    from csp2sat.enumerate import open_space
-
-    parse_text, check_model, compile_model = _pipeline()
-
-    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-    @given(csp_texts())
-    def check(text: str) -> None:
-        model = check_model(parse_text(text))
-        expected = brute_force(model)
-        with open_space(compile_model(model, options={"enumerate": "propagate"}), model) as space:
-            assert space.method == "propagate"
+        with open_space(compile_model(model, options={"enumerate": method}), model) as space:
+            assert space.method == method
             found = [tuple(a.values()) for a in space.solutions()]
         assert len(found) == len(set(found)) == len(expected.answers), text
         assert set(found) == set(expected.answers), text
