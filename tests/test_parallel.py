@@ -147,20 +147,12 @@ def test_cli_portfolio(tmp_path: Path) -> None:
     assert _cli("solve", "-j", "2", str(tmp_path / "nope.csp")).returncode != 0
 
 
-def test_parallel_propagation_enumeration_equals_sequential_answers() -> None:
-    """-O enumerate=propagate on 2 workers: the DFS stacks handed back and forth as cubes, each answer once."""
+@pytest.mark.parametrize("method", ["blocking", "propagate"])
+def test_parallel_enumeration_equals_sequential_answers(method: str) -> None:
+    """-O enumerate=blocking|propagate on 2 workers: value-split items (blocking) or DFS stacks handed back as
+    cubes (propagate) go back and forth between the workers, and each answer comes once."""
     model = check(parse_text(HIDDEN))
-    compiled = compile_model(model, options={"enumerate": "propagate"})
-    expected = set(_sequential(HIDDEN))
-    found = [tuple(a.values()) for batch in parallel_enumerate(compiled, model, 2, budget=0.0) for a in batch]
-    assert len(found) == len(set(found)) == 22 and set(found) == expected
-    assert parallel_count(compiled, model, 2, budget=0.0) == 22
-
-
-def test_parallel_blocking_enumeration_equals_sequential_answers() -> None:
-    """-O enumerate=blocking on 2 workers: value-split items handed back and forth, each answer once."""
-    model = check(parse_text(HIDDEN))
-    compiled = compile_model(model, options={"enumerate": "blocking"})
+    compiled = compile_model(model, options={"enumerate": method})
     expected = set(_sequential(HIDDEN))
     found = [tuple(a.values()) for batch in parallel_enumerate(compiled, model, 2, budget=0.0) for a in batch]
     assert len(found) == len(set(found)) == 22 and set(found) == expected
