@@ -559,7 +559,7 @@ def parse_expr(text: str, inst: Instance, elem: XElem, params: bool = False) -> 
 
 def parse_item(tok: str, inst: Instance, elem: XElem) -> Expr:
     """One list item: an integer, a variable id or an expression."""
-    if tok.lstrip("+-").isdigit():
+    if tok.lstrip("+-").isascii() and tok.lstrip("+-").isdigit():
         return ("int", int(tok))
     if "(" not in tok:
         if tok not in inst.domains:

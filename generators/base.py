@@ -50,6 +50,15 @@ class Violation:
         return f"{self.where}: {self.rule}"
 
 
+def is_number(text: str) -> bool:
+    """Whether `text` is a whole number in ASCII digits, as puzzle texts and URLs write them.
+
+    `str.isdigit` also takes '²' (which `int` refuses: an internal error instead of a
+    positioned message) and other scripts' digits (which `int` reads, but no source writes).
+    """
+    return text.isascii() and text.isdigit()
+
+
 def cell_name(r: int, c: int) -> str:
     """How a violation names a cell (0-based, as the puzzle files and variable names count)."""
     return f"cell row {r}, column {c}"

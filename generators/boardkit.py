@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, Sequence, TypeVar
 
-from csp2sat.generators.base import PuzzleError, Values, Violation, cell_name, helper
+from csp2sat.generators.base import PuzzleError, Values, Violation, cell_name, helper, is_number
 
 T = TypeVar("T")
 Pos = tuple[int, int]
@@ -48,7 +48,7 @@ def read_grid(text: str, *, hash_comments: bool = True, tokens: bool | None = No
             continue
         words = stripped.split()
         if words[0] == "size":
-            if len(words) != 3 or not all(w.isdigit() for w in words[1:]):
+            if len(words) != 3 or not all(is_number(w) for w in words[1:]):
                 raise PuzzleError("a size line must be 'size ROWS COLS'", number, raw.index("size") + 1)
             size = (int(words[1]), int(words[2]), number)
             continue
@@ -93,7 +93,7 @@ def header_value(text: str, key: str, lo: int, hi: int) -> tuple[int | None, str
     for number, raw in enumerate(lines, 1):
         words = raw.split()
         if words and words[0] == key:
-            if len(words) != 2 or not words[1].isdigit() or not lo <= int(words[1]) <= hi:
+            if len(words) != 2 or not is_number(words[1]) or not lo <= int(words[1]) <= hi:
                 raise PuzzleError(f"a {key} line must be '{key} N' with N in {lo}..{hi}", number, raw.index(key) + 1)
             lines[number - 1] = ";"
             return int(words[1]), "\n".join(lines) + "\n"
@@ -154,7 +154,7 @@ def number_cell(token: Token, lo: int, hi: int) -> int | None | bool:
         return False
     if text == "?":
         return None
-    if text.isdigit():
+    if is_number(text):
         value = int(text)
         if lo <= value <= hi:
             return value

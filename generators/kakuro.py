@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from csp2sat.generators.base import Genre, PuzzleError, Values, Violation, register
+from csp2sat.generators.base import Genre, PuzzleError, Values, Violation, is_number, register
 from csp2sat.generators.boardkit import (
     CspText,
     Pos,
@@ -65,7 +65,7 @@ class Kakuro:
 def _sum(text: str, token: object) -> int:
     if text == "-":
         return 0
-    if not text.isdigit() or not 1 <= int(text) <= MAX_SUM:
+    if not is_number(text) or not 1 <= int(text) <= MAX_SUM:
         raise PuzzleError(f"a sum must be 1..{MAX_SUM} or '-', not {text!r}", token.line, token.col)  # type: ignore[attr-defined]
     return int(text)
 

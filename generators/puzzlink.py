@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Sequence
 
-from csp2sat.generators.base import PuzzleError
+from csp2sat.generators.base import PuzzleError, is_number
 from csp2sat.generators.boardkit import EMPTY_TOKENS, header_value, read_grid, read_regions, region_lines, sections
 
 # A cell's clue: None (no clue), UNKNOWN (a clue whose value is not given: `?`), or a number.
@@ -75,13 +75,13 @@ def parse_url(url: str) -> PuzzleUrl:
     rest = parts[1:]
     flags = ""
     # pzprjs: a segment before the size that is not a number is the flags field
-    if rest and not rest[0].isdigit():
+    if rest and not is_number(rest[0]):
         flags = rest.pop(0)
     if len(rest) < 2:
         raise UrlError(f"URL {url!r} has no size: expected {pid}/COLS/ROWS/BODY")
     cols_text, rows_text = rest[0], rest[1]
     for label, value in (("width (columns)", cols_text), ("height (rows)", rows_text)):
-        if not value.isdigit() or int(value) == 0:
+        if not is_number(value) or int(value) == 0:
             raise UrlError(f"URL {label} {value!r} is not a positive whole number")
     cols, rows = int(cols_text), int(rows_text)
     if cols * rows > 1_000_000:
@@ -153,7 +153,7 @@ def decode_number10(body: str, cells: int) -> list[Clue]:
             break
         if ch == ".":
             out[c] = UNKNOWN
-        elif ch.isdigit():
+        elif "0" <= ch <= "9":
             out[c] = int(ch)
         elif "a" <= ch <= "z":
             c += int(ch, 36) - 10
@@ -181,7 +181,7 @@ def decode_number16(body: str, cells: int) -> list[Clue]:
     c = i = 0
     while i < len(body) and c < cells:
         ch = body[i]
-        if ch.isdigit() or "a" <= ch <= "f":
+        if "0" <= ch <= "9" or "a" <= ch <= "f":
             out[c] = int(ch, 16)
         elif ch in _WIDE:
             width, offset = _WIDE[ch]
@@ -228,7 +228,7 @@ def decode_hitori(body: str, cells: int) -> list[Clue]:
     c = i = 0
     while i < len(body) and c < cells:
         ch = body[i]
-        if ch.isdigit() or "a" <= ch <= "z":
+        if "0" <= ch <= "9" or "a" <= ch <= "z":
             out[c] = int(ch, 36)
         elif ch == "-":
             digits = body[i + 1:i + 3]
@@ -372,7 +372,7 @@ def _rooms_text(labels: list[list[int]]) -> str:
 def _stars_to_board(parts: PuzzleUrl) -> str:
     """Star Battle: ``STARS/BORDERS`` (pzprjs ``decodeStarCount`` then ``decodeBorder``)."""
     count, _, rest = parts.body.partition("/")
-    if not count.isdigit() or int(count) == 0:
+    if not is_number(count) or int(count) == 0:
         raise UrlError(f"URL star count {count!r} is not a positive whole number (expected STARS/BORDERS)")
     labels, _ = decode_border(rest, parts.rows, parts.cols)
     return f"stars {int(count)}\n" + _rooms_text(labels)
@@ -419,7 +419,7 @@ def _numbered_rooms_from_board(text: str) -> tuple[int, int, str]:
         for c, token in enumerate(row):
             if token.text == "?":
                 clues[labels[r][c]] = UNKNOWN
-            elif token.text.isdigit():
+            elif is_number(token.text):
                 clues[labels[r][c]] = int(token.text)
     return len(labels), len(labels[0]), encode_border(labels) + encode_number16(clues)
 
@@ -428,7 +428,7 @@ def _kakuro_value(ch: str, body: str, i: int) -> int:
     """pzprjs kakuro ``decval``: 0-9 and a-j are 0-19, A-Z are 20-45; ``-`` (pzprjs's -1) is no sum, as 0."""
     if ch == "-":
         return 0
-    if ch.isdigit() or "a" <= ch <= "j":
+    if "0" <= ch <= "9" or "a" <= ch <= "j":
         return int(ch, 36)
     if "A" <= ch <= "Z":
         return int(ch, 36) + 10
@@ -530,7 +530,7 @@ def decode_arrow_number16(body: str, cells: int) -> list[tuple[int, int | None] 
                 direction, digits, width = ch, body[i + 1:i + 2], 1
             else:
                 direction, digits, width = str(int(ch) - 5), body[i + 1:i + 3], 2
-            if not direction.isdigit() or int(direction) > 4 or not (
+            if not is_number(direction) or int(direction) > 4 or not (
                     digits == "." or (digits and re.fullmatch(r"[0-9a-f]+", digits) and len(digits) == max(1, width - 1))):
                 raise UrlError(f"URL body: the arrow clue at position {i + 1} is malformed")
             out[c] = (int(direction), None if digits == "." else int(digits, 16))
@@ -713,7 +713,7 @@ def text_to_clues(text: str, genre: str) -> tuple[int, int, list[Clue]]:
                 clues.append(UNKNOWN)
             elif word.upper() in reverse:
                 clues.append(reverse[word.upper()])
-            elif word.isdigit():
+            elif is_number(word):
                 clues.append(int(word))
             else:
                 raise PuzzleError(f"cell {word!r} cannot be written in a URL", tok.line, tok.col)

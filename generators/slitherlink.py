@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from csp2sat.generators import loopkit
-from csp2sat.generators.base import Genre, PuzzleError, Values, Violation, cell_name, helper, register
+from csp2sat.generators.base import Genre, PuzzleError, Values, Violation, cell_name, helper, is_number, register
 from csp2sat.generators.boardkit import CspText, Svg, Token, check_format, need_in, read_grid
 
 Pos = tuple[int, int]
@@ -50,7 +50,7 @@ def _cell(token: Token) -> "int | None | bool":
         return False
     if text == "?":
         return UNKNOWN
-    if text.isdigit():
+    if is_number(text):
         if int(text) <= 3:
             return int(text)
         raise PuzzleError(f"clue {text} is impossible: a cell has 4 sides and the loop cannot use all of them",

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from csp2sat.generators import loopkit
-from csp2sat.generators.base import Genre, PuzzleError, Values, Violation, cell_name, register
+from csp2sat.generators.base import Genre, PuzzleError, Values, Violation, cell_name, is_number, register
 from csp2sat.generators.boardkit import (
     CspText, Pos, Svg, check_format, need_in, read_grid, Segment, segment_name, segment_picture, total,
 )
@@ -83,7 +83,7 @@ def read(text: str) -> Yajilin:
                 continue
             arrow = word[-1] if word[-1] in ARROWS else ""
             number = word[:-1] if arrow else word
-            if number != "?" and not number.isdigit():
+            if number != "?" and not is_number(number):
                 raise PuzzleError(f"unknown cell {word!r} (expected '.' or a clue like 2> or ?^)", token.line, token.col)
             clues[r, c] = (None if number == "?" else int(number), arrow)
     puzzle = Yajilin(len(grid), len(grid[0]), clues)

@@ -10,6 +10,8 @@ import pytest
 
 from csp2sat import cli
 from csp2sat.diagnostics import Exit
+from csp2sat.generators.base import PuzzleError, genre_names
+from csp2sat.generators.base import genre as get_genre
 from tests.genre_support import DATA
 from tests.test_hashiwokakero import SEED_DRAWING, SEED_LOG
 
@@ -100,3 +102,22 @@ def test_puzzle_facts_agree_with_all_solutions() -> None:
     expected = {name: answers[0][name] if all(a[name] == answers[0][name] for a in answers) else None for name in facts}
     assert facts == expected
     assert any(value is None for value in facts.values()) and any(value is not None for value in facts.values())
+
+
+@pytest.mark.parametrize("name", sorted(set(genre_names())))
+def test_digits_of_other_scripts_are_read_errors_not_crashes(name: str) -> None:
+    """Every number of a board replaced by '²' or '٣' (which `str.isdigit` takes): each genre's reader
+    refuses it with a positioned `PuzzleError` or reads the board without that number, never an
+    internal error (`int('²')` raised ValueError in Slitherlink, Hitori, ... readers)."""
+    genre = get_genre(name)
+    folder = DATA / genre.name
+    board = sorted(p for p in folder.glob("*.txt") if ".solution." not in p.name and any(
+        ch.isdigit() for line in p.read_text(encoding="utf-8").splitlines() if not line.startswith("#") for ch in line))
+    if not board:
+        pytest.skip(f"no board of {name} has a number")
+    text = board[0].read_text(encoding="utf-8")
+    for strange in ("\u00b2", "\u0663"):
+        try:
+            genre.read(re.sub(r"[0-9]", strange, text))
+        except PuzzleError:
+            pass

@@ -204,6 +204,7 @@ def test_unsatisfiable(tmp_path, capsys) -> None:
     ("<intension> eq(div(x[0],x[1]),1) </intension>", "'div' by a variable", Exit.UNSUPPORTED),
     ("<knapsack><list> x[] </list></knapsack>", "<knapsack> is not supported", Exit.UNSUPPORTED),
     ("<intension> eq(x[0],z) </intension>", "undefined variable 'z'", Exit.SEMANTIC),
+    ("<allDifferent> x[0] \u00b2 </allDifferent>", "undefined variable '\u00b2'", Exit.SEMANTIC),  # was int('²')
     ("<intension> eq(x[0],1 </intension>", "missing ')'", Exit.SYNTAX),
     ("<minimum><list> x[] </list><index rank=\"middle\"> x[0] </index><condition> (eq,1) </condition></minimum>",
      "rank='middle'", Exit.UNSUPPORTED),
