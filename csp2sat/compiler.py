@@ -277,15 +277,7 @@ def _encode_clause(lits: list, prefix: list[int], order: OrderEncoding, pool: Po
                     simple.append(cnf)
                 continue
         if len(lit.vars) == 1:  # the commonest: one variable against a constant
-            a = lit.coefs[0]
-            if a > 0:
-                cnf = order.le(lit.vars[0], lit.c // a)
-            else:
-                cnf = order.le(lit.vars[0], -(lit.c // -a) - 1)
-                if cnf.__class__ is not bool:
-                    cnf = -cnf
-                else:
-                    cnf = not cnf
+            cnf = _unary_le(order, lit.coefs[0], lit.vars[0], lit.c)
             if cnf is True:
                 return
             if cnf is not False:
@@ -344,7 +336,7 @@ def _unary_le(order: OrderEncoding, a: int, x: int, c: int) -> int | bool:
     if a > 0:
         return order.le(x, c // a)
     lit = order.le(x, -(c // -a) - 1)
-    return (not lit) if isinstance(lit, bool) else -lit
+    return (not lit) if lit.__class__ is bool else -lit
 
 
 def _encode_shared_pivot(lits: list[Linear], prefix: list[int], order: OrderEncoding, out: ClauseBuffer) -> bool:
@@ -371,7 +363,7 @@ def _encode_shared_pivot(lits: list[Linear], prefix: list[int], order: OrderEnco
     # a > 0: a larger z only makes every sum harder, so "z ≥ v → some sum holds at v" covers z = v' ≥ v;
     # a < 0: the other way round, "z ≤ v → ...".
     for v in order.values[z]:
-        beyond = order.le(z, v - 1) if a > 0 else (lambda t: (not t) if isinstance(t, bool) else -t)(order.le(z, v))
+        beyond = _unary_le(order, 1, z, v - 1) if a > 0 else _unary_le(order, -1, z, -v - 1)  # z < v, or z > v
         if beyond is True:
             continue
         clause = list(prefix)
@@ -638,10 +630,10 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
     spread = 0  # alldifferents over more values than terms (not permutations): read by `solver.choose_solver`
     for ad in normal.alldiffs:
         prefix = guards[ad.origin] if guards else []
-        if any(is_log[v] for v in ad.vars) or len(
-                {v + o for x, o in zip(ad.vars, ad.offsets) for v in order.values[x]}) > len(ad.vars):
+        huge = any(is_log[v] for v in ad.vars)
+        if huge or len({v + o for x, o in zip(ad.vars, ad.offsets) for v in order.values[x]}) > len(ad.vars):
             spread += 1
-        if any(is_log[v] for v in ad.vars):
+        if huge:
             # Huge domains: no value-wise encoding; x + o ≠ y + p for each pair, by binary comparators.
             for i in range(len(ad.vars)):
                 for j in range(i + 1, len(ad.vars)):
