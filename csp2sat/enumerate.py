@@ -437,7 +437,8 @@ class PropagationEnumerator:
 
 def propagate_settings(method: str, space: Any, solver_name: str) -> tuple[str, str]:
     """(method, solver) to enumerate with: ``propagate`` falls back to `DEFAULT_ENUMERATE` on domains over
-    `PROPAGATE_MAX_VALUES` values, and runs on `PROPAGATE_SOLVER` when the solver is the default one."""
+    `PROPAGATE_MAX_VALUES` values and on a solver without ``propagate()`` (`Capabilities.propagate`: Kissat,
+    Lingeling, ...), and runs on `PROPAGATE_SOLVER` when the solver is the default one."""
     if method != "propagate":
         return method, solver_name
     if not PropagationEnumerator.usable(space):
@@ -508,8 +509,6 @@ class SolutionSpace:
         self.method, solver_name = propagate_settings(enumerate_method(method), space, solver_name)
         # any usable solver; missing features are emulated. `mode`: a key of csp2sat.solver.SAT_MODES
         self.solver = new_solver(solver_name, mode=mode)
-        if self.method == "propagate" and not hasattr(self.solver, "propagate"):
-            self.method = DEFAULT_ENUMERATE  # an emulated solver (no assumptions): no propagation either
         space.load(self.solver)
         self.optimum: int | None = None
         self.fixed_units: list[int] = []  # unit clauses added here (the optimum), for copies of this space

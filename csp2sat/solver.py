@@ -83,7 +83,8 @@ class Capabilities:
     `assumptions`: solve under assumed literals (Kissat warns and IGNORES them:
     a wrong verdict); `incremental`: add clauses after a search (Kissat aborts
     the process); `core`: `get_core()` after an UNSAT answer under assumptions;
-    `phases`: `set_phases()`. Every solver stops on SIGINT during `solve()`
+    `phases`: `set_phases()`; `propagate`: `propagate()`, unit propagation under assumptions, which
+    only ``-O enumerate=propagate`` uses (it falls back to blocking clauses without it). Every solver stops on SIGINT during `solve()`
     (lingeling and CaDiCaL 1.0.3 have no `solve_limited`, the MiniSat family
     ignores SIGINT inside `solve_limited(expect_interrupt=True)`), so the
     stages use only `solve()`.
@@ -93,11 +94,11 @@ class Capabilities:
     incremental: bool = True
     core: bool = True
     phases: bool = True
-    propagate: bool = True  # Solver.propagate (unit propagation under assumptions), used by -O enumerate=propagate
+    propagate: bool = True
 
     def missing(self) -> list[str]:
-        """The names of what this solver lacks (emulated by `new_solver`)."""
-        return [name for name in ("assumptions", "incremental", "core", "phases") if not getattr(self, name)]
+        """The names of what this solver lacks (emulated by `new_solver`, but `propagate`: see above)."""
+        return [name for name in ("assumptions", "incremental", "core", "phases", "propagate") if not getattr(self, name)]
 
 
 # One row per PySAT solver, keyed by its main name (the attribute of pysat.solvers.SolverNames).

@@ -179,15 +179,14 @@ def _probe(solver: str, way: str, abilities: list[str]) -> subprocess.CompletedP
 
 @pytest.mark.parametrize("solver", usable_solvers())
 def test_what_the_table_grants_works(solver: str) -> None:
-    caps = CAPABILITIES[solver]
-    granted = [k for k in ABILITIES if k not in caps.missing() and (k != "propagate" or caps.propagate)]
+    granted = [k for k in ABILITIES if k not in CAPABILITIES[solver].missing()]
     done = _probe(solver, "ours", granted)
     assert done.returncode == 0 and done.stdout.split() == [w for k in granted for w in (k, "ok")], done.stderr
 
 
 @pytest.mark.parametrize(
     "solver,ability",
-    [(s, k) for s in usable_solvers() for k in CAPABILITIES[s].missing() + ([] if CAPABILITIES[s].propagate else ["propagate"])],
+    [(s, k) for s in usable_solvers() for k in CAPABILITIES[s].missing()],
 )
 def test_what_the_table_denies_is_really_missing(solver: str, ability: str) -> None:
     done = _probe(solver, "raw", [ability])  # a wrong answer, an exception or an abort (Kissat: exit 134)
