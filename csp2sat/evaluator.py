@@ -540,7 +540,6 @@ class _Evaluator:
             raise CspError(f"unknown operator {op!r}", node.line, node.col, exit=Exit.INTERNAL)
         results.append(combiner(node, args))
 
-
     def _body_function(self, name: str) -> Callable[[Env], Value] | None:
         """Predicate `name`'s body compiled to nested closures, or None when it calls a predicate,
         has a cumulative, a relation or another construct the closures leave to the interpreter.

@@ -78,7 +78,6 @@ _SYMBOL = rf"-(?![0-9])|[{_SYMBOL_START}][{_SYMBOL_CHAR}]*"
 _NUMBER = r"-?[0-9]+(\.[0-9]*)?"
 
 
-
 def _ascii_complement(allowed: str) -> str:
     """A character class of every character but the ASCII ones not in `allowed` (so all of U+0080 and up).
 

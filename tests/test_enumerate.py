@@ -296,21 +296,25 @@ def test_random_csps_enumerated_by_each_method_equal_brute_force(method: str, ex
     check()
 
 
-def test_propagation_enumeration_hands_over_its_stack_and_falls_back_on_huge_domains() -> None:
-    """A propagation search stopped at an answer leaves disjoint cubes that another solver finishes, each answer
-    once; hidden variables are confirmed by a SAT call at the leaves (x <= y + _h needs one); a printed domain
-    over PROPAGATE_MAX_VALUES values makes the space use the default method instead."""
-    from csp2sat.enumerate import (
-        DEFAULT_ENUMERATE, PROPAGATE_MAX_VALUES, CompiledSpace, PropagationEnumerator, open_space,
-    )
-    from csp2sat.solver import new_solver
+def _hidden_space() -> tuple:
+    """A space with a hidden variable (x <= y + _h needs one) and its answers (x, y, p), written out."""
+    from csp2sat.enumerate import CompiledSpace
 
     text = "(int x 1 4)\n(int y 1 4)\n(int _h 0 1)\n(<= x (+ y _h))\n(bool p)\n(iff p (< x y))\n"
     parse_text, check_model, compile_model = _pipeline()
     model = check_model(parse_text(text))
-    compiled = compile_model(model)
     expected = {(x, y, x < y) for x in range(1, 5) for y in range(1, 5) if x <= y + 1}
-    space = CompiledSpace(compiled, model)
+    return CompiledSpace(compile_model(model), model), expected
+
+
+def test_propagation_enumeration_hands_over_its_stack_and_falls_back_on_huge_domains() -> None:
+    """A propagation search stopped at an answer leaves disjoint cubes that another solver finishes, each answer
+    once; hidden variables are confirmed by a SAT call at the leaves (x <= y + _h needs one); a printed domain
+    over PROPAGATE_MAX_VALUES values makes the space use the default method instead."""
+    from csp2sat.enumerate import DEFAULT_ENUMERATE, PROPAGATE_MAX_VALUES, PropagationEnumerator, open_space
+    from csp2sat.solver import new_solver
+
+    space, expected = _hidden_space()
     first = new_solver("glucose4")
     space.load(first)
     search = PropagationEnumerator(first, space, [[]])
@@ -325,6 +329,7 @@ def test_propagation_enumeration_hands_over_its_stack_and_falls_back_on_huge_dom
     found += [tuple(a.values()) for a in PropagationEnumerator(second, space, search.stack[::-1])]
     assert len(found) == len(set(found)) and set(found) == expected
 
+    parse_text, check_model, compile_model = _pipeline()
     big = check_model(parse_text(f"(int x 0 {PROPAGATE_MAX_VALUES})\n(int y 0 3)\n(<= x (* 1000 y))\n"))
     with open_space(compile_model(big, options={"enumerate": "propagate"}), big, enumerating=True) as space:
         assert space.method == DEFAULT_ENUMERATE and space.count(limit=5) == 5
@@ -332,15 +337,10 @@ def test_propagation_enumeration_hands_over_its_stack_and_falls_back_on_huge_dom
 
 def test_blocking_enumeration_resumes_from_its_leftover_on_another_solver() -> None:
     """A blocking search stopped mid-cube hands over (cube, blocked) items: the rest, each answer once."""
-    from csp2sat.enumerate import BlockingEnumerator, CompiledSpace, split_by_values
+    from csp2sat.enumerate import BlockingEnumerator, split_by_values
     from csp2sat.solver import new_solver
 
-    text = "(int x 1 4)\n(int y 1 4)\n(int _h 0 1)\n(<= x (+ y _h))\n(bool p)\n(iff p (< x y))\n"
-    parse_text, check_model, compile_model = _pipeline()
-    model = check_model(parse_text(text))
-    compiled = compile_model(model)
-    expected = {(x, y, x < y) for x in range(1, 5) for y in range(1, 5) if x <= y + 1}
-    space = CompiledSpace(compiled, model)
+    space, expected = _hidden_space()
     cubes, depth = split_by_values(space, 3)
     assert len(cubes) == 8 and depth == 2  # fewest values first: p (2 values), then x (4): 8 >= 3 parts
     first = new_solver()
