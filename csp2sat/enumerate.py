@@ -507,6 +507,7 @@ class SolutionSpace:
     ):
         self.space = space
         self.method, solver_name = propagate_settings(enumerate_method(method), space, solver_name)
+        self.solver_name = solver_name  # the solver that runs (`propagate_settings` may pick another)
         # any usable solver; missing features are emulated. `mode`: a key of csp2sat.solver.SAT_MODES
         self.solver = new_solver(solver_name, mode=mode)
         space.load(self.solver)

@@ -62,6 +62,23 @@ def test_auto_outside_plain_solving_is_the_default_solver(tmp_path, capsys: pyte
     assert status == 0 and out.splitlines()[-1] == "c SOLUTIONS 3"
 
 
+@pytest.mark.parametrize("argv, line", [
+    (["--count"], r"c count +[\d.]+ s   \(-O enumerate=blocking, solver cadical195\)"),
+    (["--count", "-O", "enumerate=propagate"], r"c count +[\d.]+ s   \(-O enumerate=propagate, solver glucose4\)"),
+    # no propagate() in PySAT's Lingeling: blocking clauses instead, on the solver asked for
+    (["--count", "-O", "enumerate=propagate", "--solver", "lingeling"],
+     r"c count +[\d.]+ s   \(-O enumerate=blocking, solver lingeling\)"),
+    (["--unique"], r"c unique +[\d.]+ s   \(solver cadical195\)"),
+])
+def test_verbose_modes_say_their_stages_method_and_solver(tmp_path, capsys: pytest.CaptureFixture, argv: list[str],
+                                                         line: str) -> None:
+    path = tmp_path / "p.csp"
+    path.write_text(PERMUTATION.replace("(< y z)", ""))
+    status, _, err = run_cli(capsys, "solve", "-v", *argv, str(path))
+    assert status == 0 and re.search(r"^c parse +[\d.]+ s$", err, re.M) and re.search(r"^c size .* CNF clauses", err, re.M)
+    assert re.search(rf"^{line}$", err, re.M), err
+
+
 def test_auto_first_in_a_portfolio_is_the_default_solver_once() -> None:
     from csp2sat.parallel import portfolio_solvers
 

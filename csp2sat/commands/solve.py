@@ -170,7 +170,7 @@ def _run(args: argparse.Namespace, out: "_Tracked", progress, watchdog) -> int:
     from csp2sat.commands import solve_modes
 
     if solve_modes.requested(args):
-        return _run_mode(args, model, options, out, progress)
+        return _run_mode(args, model, options, out, progress, parse_s)
     if getattr(args, "jobs", 1) > 1 or getattr(args, "scheduler", None):  # --scheduler alone: one racer there
         return _run_portfolio(args, model, options, out)
     answers = _SugarAnswers(args, model, out)
@@ -279,11 +279,18 @@ class _Tracked:
         self.stream.flush()
 
 
-def _run_mode(args: argparse.Namespace, model, options: dict[str, str], out: "_Tracked", progress) -> int:
+def _run_mode(args: argparse.Namespace, model, options: dict[str, str], out: "_Tracked", progress,
+              parse_s: float) -> int:
     """The beyond-Sugar modes (--all, --count, --unique, --facts); `run` reports an interruption from `progress`."""
     from csp2sat.commands import solve_modes
     from csp2sat.compiler import compile_model
     from csp2sat.solver import without_auto
 
     compiled = compile_model(model, options=options)
+    if args.verbose:  # the lines of plain solving up to the CNF; the mode adds its own line at the end
+        from csp2sat import output
+
+        stats = dict(compiled.stats, parse_s=parse_s, cnf_vars=compiled.num_vars, cnf_clauses=compiled.num_clauses)
+        for line in output.stats_lines(stats):
+            print(line, file=sys.stderr)
     return solve_modes.run(args, model, compiled, without_auto(args.solver), out, progress)

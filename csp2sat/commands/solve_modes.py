@@ -237,6 +237,7 @@ def run(
         print("c --unique and --facts run in this process: --jobs and --scheduler are ignored", file=sys.stderr)
     # Counts are not printed answers: a sample is checked (enumerate.CompiledSpace), printed answers all are.
     enumerating = not (args.unique or args.facts)
+    started = time.perf_counter()
     with open_space(compiled, model, solver_name, verify="sample" if args.count and verify else verify,
                     enumerating=enumerating) as space:
         printer = _Printer(model, space, out)
@@ -248,4 +249,9 @@ def run(
             _run_facts(printer, space, out)
         else:
             _run_all(printer, space, out, args.max_solutions, progress)
+        if getattr(args, "verbose", False):
+            how = f"-O enumerate={space.method}, " if enumerating else ""
+            sys.stderr.write(
+                f"c {progress.mode:<10} {time.perf_counter() - started:8.3f} s   ({how}solver {space.solver_name})\n"
+            )
     return Exit.OK
