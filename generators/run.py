@@ -61,6 +61,7 @@ class PuzzleRun:
     times: dict[str, float] = field(default_factory=dict)
     stats: dict[str, int] = field(default_factory=dict)
     interrupted: bool = False  # a time-out or signal stopped the --unique/--facts work after the solution was found
+    unique_by_symmetry: bool = False  # the second answer is the first one's image under a symmetry (`Genre.images`)
 
 
 def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = DEFAULT_SOLVER,
@@ -111,6 +112,7 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
         run.times["verify"] = t4 - t3
         if unique and _second_by_symmetry(genre, puzzle, run.solution):
             run.unique = False
+            run.unique_by_symmetry = True
             run.times["unique"] = time.perf_counter() - t4
         elif unique:
             try:

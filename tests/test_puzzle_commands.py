@@ -60,6 +60,16 @@ def test_puzzle_verbose_reports_every_stage_and_the_cnf(capsys) -> None:
     assert "c size" not in capsys.readouterr().err  # quiet without -v
 
 
+def test_puzzle_verbose_says_how_the_second_solution_was_found(capsys) -> None:
+    assert cli.main(["puzzle", "hashi", SEED, "--unique", "-v"]) == 0
+    assert re.search(r"^c unique .*searched by SAT\)$", capsys.readouterr().err, re.M)
+    box = str(DATA / "pentomino" / "box_6x10.txt")  # a rectangle: its mirror image is a second packing
+    assert cli.main(["puzzle", "pentomino", box, "--unique", "-v"]) == 0
+    err = capsys.readouterr().err
+    assert re.search(r"^c unique .*image under a symmetry of the board, no search\)$", err, re.M)
+    assert "the solution is NOT unique" in err
+
+
 @pytest.mark.parametrize(
     "argv_tail, status, message",
     [

@@ -107,7 +107,7 @@ _STAGES = (
     ("encode", "normalise and encode to CNF"),
     ("search", "load the CNF, SAT search"),
     ("verify", "independent check of the answer, the genre's rules"),
-    ("unique", "a second solution: searched, or the first one's image under a symmetry of the board"),
+    ("unique", "a second solution, searched by SAT"),
     ("facts", "forced values"),
     ("draw", "the drawing"),
 )
@@ -119,6 +119,8 @@ def _report_stages(result) -> None:
     times["encode"] = times["compile"] - times["parse"]
     times["search"] = times["solve"]
     for stage, what in _STAGES:
+        if stage == "unique" and result.unique_by_symmetry:
+            what = "a second solution: the first one's image under a symmetry of the board, no search"
         if stage in times:
             print(f"c {stage:<9s} {times[stage]:7.3f} s   ({what})", file=sys.stderr)
     print(f"c size      {result.stats['cnf_vars']:,} CNF vars, {result.stats['cnf_clauses']:,} CNF clauses, "
