@@ -42,6 +42,24 @@ def counted_boards() -> list:
 CASES = counted_boards()
 
 
+def listed_answers() -> list:
+    """(genre folder, board name, answers) for every counted board whose sources.txt record lists the
+    source's own solutions in an ``answers:`` line: each in the genre's answer format, rows joined by
+    '/', answers separated by ' | '. (Sudoku's line, 81 digits per answer, is tests/test_sudoku.py's.)"""
+    cases = []
+    for sources in sorted(DATA.glob("*/sources.txt")):
+        if sources.parent.name == "sudoku":
+            continue
+        text = sources.read_text(encoding="utf-8")
+        for name, line in re.findall(r"^(\S+)\.txt\n(?:  .*\n)*?  answers: (.*)", text, re.M):
+            answers = [answer.strip().replace("/", "\n") + "\n" for answer in line.split(" | ")]
+            cases.append(pytest.param(sources.parent.name, name, answers, id=f"{sources.parent.name}/{name}"))
+    return cases
+
+
+LISTED = listed_answers()
+
+
 def test_every_new_genre_has_a_board_with_several_solutions():
     several = {folder for folder in BRUTE_FORCE for name, s in statuses(folder).items() if s == "MULTIPLE"}
     assert several == set(BRUTE_FORCE)
@@ -70,3 +88,19 @@ def test_solve_count_and_puzzle_unique_agree(capsys, folder, name, count):
     assert status == 0 and out.splitlines()[-1] == f"c SOLUTIONS {count}"
     status, _, err = run_cli(capsys, "puzzle", folder, str(DATA / folder / f"{name}.txt"), "--unique")
     assert status == 0 and "NOT unique" in err
+
+
+def test_some_counted_board_lists_its_answers():
+    assert LISTED, "no sources.txt record outside sudoku/ has an 'answers:' line"
+
+
+@pytest.mark.parametrize("folder, name, answers", LISTED)
+def test_the_answers_a_source_lists_are_the_boards_answers(folder, name, answers):
+    """Each answer the source gives is one the rule checker accepts and the brute force finds, and the
+    source lists no more answers than the recorded count."""
+    kind = genre(folder)
+    puzzle = kind.read(puzzle_text(folder, name))
+    found = {kind.render(puzzle, answer, "answer") for answer in bf.accepted(kind.check, puzzle, BRUTE_FORCE[folder](puzzle))}
+    counts = {case.values[1]: case.values[2] for case in CASES if case.values[0] == folder}
+    assert len(set(answers)) == len(answers) <= counts[name]
+    assert set(answers) <= found
