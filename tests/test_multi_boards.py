@@ -104,3 +104,29 @@ def test_the_answers_a_source_lists_are_the_boards_answers(folder, name, answers
     counts = {case.values[1]: case.values[2] for case in CASES if case.values[0] == folder}
     assert len(set(answers)) == len(answers) <= counts[name]
     assert set(answers) <= found
+
+
+def _several_solution_boards(folder: str) -> tuple[set[str], set[str]]:
+    """(public, derived): the MULTIPLE boards of a data/ folder, split by whether sources.txt says 'source: derived'."""
+    text = (DATA / folder / "sources.txt").read_text(encoding="utf-8")
+    public, derived = set(), set()
+    for name, body in re.findall(r"^(\S+)\.txt\n((?:  .*\n)*)", text, re.M):
+        if re.search(r"^  status: MULTIPLE", body, re.M):
+            (derived if "  source: derived" in body else public).add(name)
+    return public, derived
+
+
+def test_data_readme_table_of_several_solution_boards_matches_sources():
+    """data/README.md's table 'Boards with several solutions' names exactly the MULTIPLE boards of sources.txt,
+    public and derived in their columns, for every genre folder that has a status per board."""
+    readme = (DATA / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Boards with several solutions", 1)[1]
+    rows = [line.split("|")[1:4] for line in section.splitlines() if line.startswith("| ") and "---" not in line]
+    table = {}
+    for genres, public, derived in rows[1:]:  # rows[0] is the header
+        for folder in genres.strip().split(", "):
+            table[folder] = (set(re.findall(r"`(\w+)`", public)), set(re.findall(r"`(\w+)`", derived)))
+    folders = {p.parent.name for p in DATA.glob("*/sources.txt") if statuses(p.parent.name)}
+    assert set(table) == folders
+    for folder in sorted(folders):
+        assert table[folder] == _several_solution_boards(folder), folder
