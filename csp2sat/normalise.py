@@ -940,9 +940,14 @@ class Normaliser:
         doms = self.csp.int_domains
         # Clauses of sums only (a Boolean literal could always satisfy the clause); a one-variable
         # sum in a longer clause takes part in deciding which sum is left, and is propagated too.
-        clauses = [c for c in self.csp.clauses
-                   if c and all(lit.__class__ is Linear for lit in c)
-                   and (len(c) > 1 or len(c[0].vars) > 1)]
+        clauses = []
+        for clause in self.csp.clauses:
+            for lit in clause:
+                if lit.__class__ is not Linear:
+                    break
+            else:
+                if len(clause) > 1 or (clause and len(clause[0].vars) > 1):
+                    clauses.append(clause)
         uses: dict[int, list[int]] = {}
         for k, clause in enumerate(clauses):
             for v in {v for lit in clause for v in lit.vars}:
@@ -958,7 +963,11 @@ class Normaliser:
             queued[k] = False
             lit = None
             for cand in clauses[k]:
-                slack = cand.c - sum(a * lb[v] if a > 0 else a * ub[v] for a, v in zip(cand.coefs, cand.vars))
+                if len(cand.vars) == 1:  # the commonest literal of a longer clause
+                    a, v = cand.coefs[0], cand.vars[0]
+                    slack = cand.c - (a * lb[v] if a > 0 else a * ub[v])
+                else:
+                    slack = cand.c - sum(a * lb[v] if a > 0 else a * ub[v] for a, v in zip(cand.coefs, cand.vars))
                 if slack >= 0:
                     if lit is not None:
                         break  # two sums still possible: nothing follows
