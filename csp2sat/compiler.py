@@ -296,6 +296,14 @@ def _encode_clause(lits: list, prefix: list[int], order: OrderEncoding, pool: Po
         # unit propagation from reaching through (Sugar's "simple" literals).
         rest = []
         for lit in complex_:
+            # A sum the domains decide is no sum: one that cannot hold is dropped (Sugar's
+            # simplification; naming it cost a literal, a unit clause and a third literal in
+            # every clause of the other side), one that always holds satisfies the clause.
+            low, high = _sum_bounds(lit, order)
+            if low > lit.c:
+                continue
+            if high <= lit.c:
+                return
             one = _single_clause(lit, order)
             if one is None:
                 rest.append(lit)
@@ -378,6 +386,21 @@ def _encode_shared_pivot(lits: list[Linear], prefix: list[int], order: OrderEnco
         else:
             out.add(clause)
     return True
+
+
+def _sum_bounds(lit: Linear, order: OrderEncoding) -> tuple[int, int]:
+    """The least and the greatest value of `lit`'s sum over its variables' domains."""
+    low = high = 0
+    values = order.values
+    for a, v in zip(lit.coefs, lit.vars):
+        vals = values[v]
+        if a > 0:
+            low += a * vals[0]
+            high += a * vals[-1]
+        else:
+            low += a * vals[-1]
+            high += a * vals[0]
+    return low, high
 
 
 def _single_clause(lit: Linear, order: OrderEncoding) -> list[int] | bool | None:

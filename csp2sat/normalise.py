@@ -929,57 +929,78 @@ class Normaliser:
         return closed
 
     def _propagate_bounds(self) -> None:
-        """Shrink domains by bounds reasoning on the unit linear clauses, to a fixpoint.
+        """Shrink domains by bounds reasoning on the linear clauses, to a fixpoint.
 
-        ``Σ aᵢ·xᵢ ≤ c`` gives ``aⱼ·xⱼ ≤ c - Σ_{i≠j} min(aᵢ·xᵢ)``. Every clause is a hard
-        constraint here (tightening is off with selectors), so the values removed
-        are in no solution; an emptied domain means the problem is unsatisfiable.
+        ``Σ aᵢ·xᵢ ≤ c`` gives ``aⱼ·xⱼ ≤ c - Σ_{i≠j} min(aᵢ·xᵢ)``. A clause of several sums
+        counts when the bounds leave only one of them possible (a job-shop disjunction
+        ``s + d ≤ t ∨ t + e ≤ s`` once one order is ruled out), as Sugar's propagation does.
+        Every clause is a hard constraint here (tightening is off with selectors), so the
+        values removed are in no solution; an emptied domain means the problem is unsatisfiable.
         """
         doms = self.csp.int_domains
-        units = [c[0] for c in self.csp.clauses if len(c) == 1 and isinstance(c[0], Linear) and len(c[0].vars) > 1]
+        # Clauses of sums only (a Boolean literal could always satisfy the clause); a one-variable
+        # sum in a longer clause takes part in deciding which sum is left, and is propagated too.
+        clauses = []
+        for clause in self.csp.clauses:
+            for lit in clause:
+                if lit.__class__ is not Linear:
+                    break
+            else:
+                if len(clause) > 1 or (clause and len(clause[0].vars) > 1):
+                    clauses.append(clause)
         uses: dict[int, list[int]] = {}
-        for k, lit in enumerate(units):
-            for v in lit.vars:
+        for k, clause in enumerate(clauses):
+            for v in {v for lit in clause for v in lit.vars}:
                 uses.setdefault(v, []).append(k)
         lb = {v: doms[v].lb for v in uses}
         ub = {v: doms[v].ub for v in uses}
-        queue = list(range(len(units)))
-        queued = [True] * len(units)
-        budget = 100 * len(units) + 10000  # bounds propagation can crawl; stop early, it is only an optimisation
+        queue = list(range(len(clauses)))
+        queued = [True] * len(clauses)
+        budget = 100 * len(clauses) + 10000  # bounds propagation can crawl; stop early, it is only an optimisation
         while queue and budget:
             budget -= 1
             k = queue.pop()
             queued[k] = False
-            lit = units[k]
-            mins = [a * lb[v] if a > 0 else a * ub[v] for a, v in zip(lit.coefs, lit.vars)]
-            slack = lit.c - sum(mins)
-            if slack < 0:
-                self.csp.clauses.append([])
-                self.csp.origins.append(-1)
-                return
-            for a, v, m in zip(lit.coefs, lit.vars, mins):
-                bound = slack + m
-                if a > 0:
-                    new = bound // a
-                    if new >= ub[v]:
-                        continue
-                    ub[v] = new
+            lit = None
+            for cand in clauses[k]:
+                if len(cand.vars) == 1:  # the commonest literal of a longer clause
+                    a, v = cand.coefs[0], cand.vars[0]
+                    slack = cand.c - (a * lb[v] if a > 0 else a * ub[v])
                 else:
-                    new = -(bound // -a)
-                    if new <= lb[v]:
-                        continue
-                    lb[v] = new
-                dom = Domain.of([(max(lo, lb[v]), min(hi, ub[v])) for lo, hi in doms[v].intervals])
-                if dom.is_empty():
+                    slack = cand.c - sum(a * lb[v] if a > 0 else a * ub[v] for a, v in zip(cand.coefs, cand.vars))
+                if slack >= 0:
+                    if lit is not None:
+                        break  # two sums still possible: nothing follows
+                    lit, lit_slack = cand, slack
+            else:
+                if lit is None:
                     self.csp.clauses.append([])
                     self.csp.origins.append(-1)
                     return
-                doms[v] = dom
-                lb[v], ub[v] = dom.lb, dom.ub
-                for j in uses[v]:
-                    if not queued[j]:
-                        queued[j] = True
-                        queue.append(j)
+                slack = lit_slack
+                for a, v in zip(lit.coefs, lit.vars):
+                    bound = slack + (a * lb[v] if a > 0 else a * ub[v])
+                    if a > 0:
+                        new = bound // a
+                        if new >= ub[v]:
+                            continue
+                        ub[v] = new
+                    else:
+                        new = -(bound // -a)
+                        if new <= lb[v]:
+                            continue
+                        lb[v] = new
+                    dom = Domain.of([(max(lo, lb[v]), min(hi, ub[v])) for lo, hi in doms[v].intervals])
+                    if dom.is_empty():
+                        self.csp.clauses.append([])
+                        self.csp.origins.append(-1)
+                        return
+                    doms[v] = dom
+                    lb[v], ub[v] = dom.lb, dom.ub
+                    for j in uses[v]:
+                        if not queued[j]:
+                            queued[j] = True
+                            queue.append(j)
 
     def _try_tighten(self, i: int, f: Node) -> bool:
         """Intersect a domain with a top-level single-variable comparison; True when absorbed."""

@@ -227,6 +227,28 @@ def test_bounds_are_tightened_before_encoding() -> None:
     assert compiled.num_clauses < 50
 
 
+def test_bounds_follow_a_disjunction_with_one_sum_left() -> None:
+    # b <= 4 follows from b + 96 <= c; then a + 5 <= b is impossible and the job-shop
+    # disjunction leaves b + 3 <= a, so a >= 3 (Sugar's propagation does the same).
+    compiled = compile_model(csp2sat.parse(
+        "(int a 0 100)(int b 0 100)(int c 0 100)(<= (+ b 96) c)(or (<= (+ a 5) b) (<= (+ b 3) a))"))
+    assert compiled.normal.int_domains[0].lb == 3
+    # Neither sum can hold: unsatisfiable.
+    compiled = compile_model(csp2sat.parse(
+        "(int a 0 100)(int b 0 100)(int c 0 100)(<= (+ b 98) c)(<= (+ a 98) c)(or (<= (+ a 5) b) (<= (+ b 3) a))"))
+    assert not _solve(compiled)[0]
+
+
+def test_a_sum_the_domains_rule_out_is_not_named() -> None:
+    # With b <= 2 (from b + 4 <= c) the sum a + 5 <= b cannot hold: it is dropped from the
+    # clause instead of being named by a fresh literal (disjunction=named still names it).
+    text = "(int a 0 6)(int b 0 6)(int c 0 6)(<= (+ b 4) c)(or (<= (+ a 5) b) (<= (+ b 1) a))"
+    assert compile_model(csp2sat.parse(text)).stats["aux_vars"] == 0
+    assert compile_model(csp2sat.parse(text), options={"disjunction": "named"}).stats["aux_vars"] == 1
+    brute = sum(1 for a in range(7) for b in range(7) for c in range(7) if b + 4 <= c and (a + 5 <= b or b + 1 <= a))
+    assert _count_solutions(text) == brute
+
+
 def test_zero_one_variable_is_one_boolean() -> None:
     compiled = compile_model(csp2sat.parse("(int b 0 1)(int c 0 1)(<= (+ b c) 1)"))
     assert compiled.stats["order_vars"] == 2 and compiled.num_clauses == 1

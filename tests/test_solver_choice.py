@@ -24,7 +24,7 @@ OBJECTIVE = "(int x 0 5)(int y 0 5)(>= (+ x y) 4)(<= y 3)(objective minimize x)"
 
 
 @pytest.mark.parametrize("text, expected", [(PERMUTATION, DECISION_SOLVER), (PLAIN, DECISION_SOLVER),
-                                            (SPREAD, DEFAULT_SOLVER), (OBJECTIVE, DEFAULT_SOLVER)])
+                                            (SPREAD, DEFAULT_SOLVER), (OBJECTIVE, DECISION_SOLVER)])
 def test_auto_picks_by_problem(text: str, expected: str) -> None:
     model = csp2sat.parse(text)
     compiled = compile_model(model)
@@ -41,7 +41,7 @@ def test_auto_picks_by_problem(text: str, expected: str) -> None:
     (PERMUTATION, DECISION_SOLVER, ["a x\t1", "a y\t2", "a z\t3"]),
     (SPREAD, DEFAULT_SOLVER, ["s SATISFIABLE"]),  # any answer (each is checked by the evaluator)
     (PLAIN, DECISION_SOLVER, ["a x\t9", "a y\t8"]),
-    (OBJECTIVE, DEFAULT_SOLVER, ["a x\t1", "a y\t3"]),
+    (OBJECTIVE, DECISION_SOLVER, ["a x\t1", "a y\t3"]),
 ])
 def test_command_line_names_the_solver_that_ran(tmp_path, capsys: pytest.CaptureFixture, text: str,
                                                 expected: str, answer: list[str]) -> None:
