@@ -8,6 +8,7 @@ Fillmat and Nurikabe genres; nothing here knows a genre's rules.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, Sequence, TypeVar
 
@@ -396,6 +397,78 @@ def step_numbers(out: CspText, cells: Sequence[Pos], longest: int, prefix: str =
             out.extend(f"(bool {name})" for name in outgoing[cell])
             out.add(f"({inc} {' '.join(z[cell] + outgoing[cell])})")
     return z, outgoing
+
+
+# Headings of a step between orthogonal neighbours, in quarter turns counterclockwise from east (row numbers grow
+# downwards, so north is the row above).
+_HEADING = {(0, 1): 0, (-1, 0): 1, (0, -1): 2, (1, 0): 3}
+
+
+def _heading(a: Pos, b: Pos) -> int:
+    return _HEADING[b[0] - a[0], b[1] - a[1]]
+
+
+def winding_rule(out: CspText, incident: Mapping[Pos, Sequence[tuple[str, Pos]]],
+                 guard: Mapping[Pos, str] | None = None, prefix: str = "") -> None:
+    """Write "the edges with value 1 close no circuit" for paths on a grid, in plain Sugar.
+
+    `incident` maps each node (a grid position) to its edges: the name of a 0/1
+    variable and the orthogonally neighbouring node it joins. The rule is meant
+    for edge sets where no node has more than two edges on (lines and loops).
+    `guard` (a formula per node; missing: true) lifts the rule at a node where it
+    is false, so that the one circuit through such a node (the root of a loop)
+    is allowed; a node whose guard is ``false`` gets no rule at all.
+
+    Encoding: every edge E gets the 2-bit number ``_{prefix}w_E_0/1`` (K in
+    0..3); with the edge's axis A (0 across, 1 down) 2K + A stands for the
+    direction of travel along it in quarter turns, counted modulo 8, that is,
+    the heading with the number of whole turns made so far modulo 2. Where two
+    edges on meet at a node the second's number is the first's plus the turn
+    made there (-1, 0 or +1 quarter turn, a fixed amount for each pair of edges,
+    whichever way the line is travelled). A path can always be numbered so, a
+    simple closed circuit cannot: it turns by four quarter turns in all, and
+    4 is not 0 modulo 8. Per edge 2 Booleans and per pair of edges at a node 4
+    or 6 clauses, against W-bit numbers with their increments and copies in
+    `step_numbers`; a stray circuit is refuted after guessing 2 bits.
+    """
+    guard = guard or {}
+    bits = {}
+    for around in incident.values():
+        for name, _ in around:
+            bits.setdefault(name, [helper(f"{prefix}w_{name}_{k}") for k in (0, 1)])
+    guarded = any(guard.get(node, "true") not in ("true", "false") for node in incident)
+    g, gp = ("G ", "(! G) ") if guarded else ("", "")
+    out.comment(f"_{prefix}w_E_0/1: the 2-bit number K of edge E; 2K + (0 across, 1 down) is the direction of travel"
+                " along E in quarter turns, counted modulo 8")
+    out.comment("where two edges on meet, the number changes by the turn made there; a closed circuit turns by 4"
+                " quarter turns in all, which is not 0 modulo 8, so there is none"
+                + (" except through a node whose guard G is false" if guard else ""))
+    out.comment(f"({prefix}wsame {g}A B X0 X1 Y0 Y1): if A and B are on{' and G' if guarded else ''}, Y = X;"
+                f" ({prefix}wnext {g}A B X0 X1 Y0 Y1): Y = X + 1 modulo 4")
+    off = f"{gp}(= A 0) (= B 0)"
+    out.add(f"(predicate ({prefix}wsame {g}A B X0 X1 Y0 Y1) (and (or {off} (! X0) Y0) (or {off} X0 (! Y0))"
+            f" (or {off} (! X1) Y1) (or {off} X1 (! Y1))))")
+    # Y0 = not X0; Y1 = X1 xor X0 (the carry of bit 0 into bit 1).
+    out.add(f"(predicate ({prefix}wnext {g}A B X0 X1 Y0 Y1) (and (or {off} X0 Y0) (or {off} (! X0) (! Y0))"
+            f" (or {off} (! Y1) X1 X0) (or {off} (! Y1) (! X1) (! X0)) (or {off} Y1 (! X1) X0)"
+            f" (or {off} Y1 X1 (! X0))))")
+    out.extend(f"(bool {name})" for pair in bits.values() for name in pair)
+    for node, around in incident.items():
+        when = guard.get(node, "true")
+        if when == "false":
+            continue
+        head = "" if not guarded else f"{when} "
+        for (first, one), (second, other) in itertools.combinations(around, 2):
+            into, onwards = _heading(one, node), _heading(node, other)
+            turn = (onwards - into + 1) % 4 - 1  # -1, 0 or +1 (a line never goes back along itself)
+            change = (into % 2 + turn - onwards % 2) // 2  # of K: 2K + axis goes up by the turn
+            x, y = bits[first], bits[second]
+            if change == 0:
+                out.add(f"({prefix}wsame {head}{first} {second} {' '.join(x + y)})")
+            elif change == 1:
+                out.add(f"({prefix}wnext {head}{first} {second} {' '.join(x + y)})")
+            else:
+                out.add(f"({prefix}wnext {head}{second} {first} {' '.join(y + x)})")
 
 
 def predecessor_choice(out: CspText, name: str, link: str, step: str, number: Sequence[str],

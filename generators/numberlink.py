@@ -8,10 +8,8 @@ Encoding: ``h_R_C`` / ``v_R_C`` (0/1) are the line segments from cell (R, C)
 to its right / lower neighbour, the printed answer. A number cell has one
 segment, any other cell none or two. Hidden helpers: ``_c_R_C`` is the pair a
 cell's line belongs to (0: empty; a segment joins cells of the same pair), and
-every other cell of a line than the pair's first number has a predecessor along
-a segment (``_a_R_C_D``) and its short number (`boardkit.step_numbers`: ``_z``,
-``_n``), which rules out circles of predecessors: a line reaches its first
-number and no closed loop can stand alone. Under ``no-2x2`` the segments also
+`boardkit.winding_rule` (a 2-bit turn count ``_w_S_0/1`` per segment S) rules out
+closed circuits, so every line runs between two numbers of its pair. Under ``no-2x2`` the segments also
 carry the implied "not three segments inside a 2x2 block", which the search
 would otherwise only learn through the pair numbers.
 """
@@ -33,9 +31,8 @@ from csp2sat.generators.boardkit import (
     Segment,
     segment_name,
     segment_picture,
-    predecessor_choice,
-    step_numbers,
     total,
+    winding_rule,
 )
 
 
@@ -134,22 +131,22 @@ def generate(puzzle: Numberlink) -> str:
     rows, cols = puzzle.rows, puzzle.cols
     pairs = puzzle.pairs()
     pair_of = {cell: pairs.index(value) + 1 for cell, value in puzzle.numbers.items()}
-    first = {}
-    for cell, k in pair_of.items():
-        first.setdefault(k, cell)
     segments = puzzle.segments()
     segment_set = set(segments)
     at: dict[Pos, list[Segment]] = {}
+    at_cell: dict[Pos, list[tuple[str, Pos]]] = {}
     for s in segments:
         at.setdefault(s[0], []).append(s)
         at.setdefault(s[1], []).append(s)
+        at_cell.setdefault(s[0], []).append((segment_name(s), s[1]))
+        at_cell.setdefault(s[1], []).append((segment_name(s), s[0]))
     colour = {cell: helper(f"c_{cell[0]}_{cell[1]}") for cell in at}
     out = CspText(
         f"Numberlink puzzle, {rows} rows x {cols} columns",
         puzzle.text_lines(),
         ["h_R_C / v_R_C: 1 if the line joins cell (R, C) to its right / lower neighbour",
          "_c_R_C: the pair (1.. in order of first appearance) whose line passes cell (R, C), 0 if none",
-         "_a_R_C_D: the line reaches cell (R, C) from its neighbour D (0 up, 1 left, 2 right, 3 down)"],
+         "_w_S_0/1: the turn count of segment S (see the last block)"],
     )
     out.block("Segments: one 0/1 variable between neighbours")
     out.extend(f"(int {segment_name(s)} 0 1)" for s in segments)
@@ -199,22 +196,9 @@ def generate(puzzle: Numberlink) -> str:
                 out.add(f"(turn {' '.join(segment_name(s) for s in inner)})")
     if puzzle.no_detour:
         _no_detour(out, puzzle, colour, pair_of)
-    out.block("Rule: every cell of a line but the pair's first number has a predecessor along a segment",
-              "and takes its outgoing number, so following predecessors ends at a first number:")
-    cells = sorted(at)
-    z, outgoing = step_numbers(out, cells, len(cells))
-    for cell in cells:
-        if first.get(pair_of.get(cell)) == cell:
-            continue
-        r, c = cell
-        choices = []
-        for d, other in enumerate(((r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c))):
-            joining = (min(cell, other), max(cell, other))
-            if joining not in segment_set:
-                continue
-            choices.append(predecessor_choice(out, f"a_{r}_{c}_{d}", f"(= {segment_name(joining)} 1)", "step",
-                                              z[cell], outgoing[other]))
-        out.add(f"(=> (!= {colour[cell]} 0) {any_true(choices)})" if cell not in pair_of else any_true(choices))
+    out.block("Rule: no line closes into a circuit (with the degrees, every line then runs between two numbers,",
+              "and the segments keep it to one pair)")
+    winding_rule(out, at_cell, {cell: "false" for cell in pair_of})  # a number has one segment: no turn
     return out.text()
 
 

@@ -30,8 +30,8 @@ def test_generated_file_is_readable_sugar():
     assert puzzle.pairs() == [1, 2, 3]
     text = numberlink.generate(puzzle)
     assert "(= (+ h_0_0 v_0_0) 1)" in text
-    # the pair's first number (0,0) is where predecessors end; the second 1 (3,1) has one
-    assert "(bool _a_0_0_" not in text and "(or _a_3_1_0 _a_3_1_1 _a_3_1_2 _a_3_1_3)" in text
+    # no closed circuit: the turn counts of the two segments at the corner cell (0,1), hidden
+    assert "(bool _w_h_0_0_0)" in text and "(wnext v_0_1 h_0_0 _w_v_0_1_0 _w_v_0_1_1 _w_h_0_0_0 _w_h_0_0_1)" in text
     parse_text(text)
 
 
