@@ -442,7 +442,8 @@ def winding_rule(out: CspText, incident: Mapping[Pos, Sequence[tuple[str, Pos]]]
                 " along E in quarter turns, counted modulo 8")
     out.comment("where two edges on meet, the number changes by the turn made there; a closed circuit turns by 4"
                 " quarter turns in all, which is not 0 modulo 8, so there is none"
-                + (" except through a node whose guard G is false" if guard else ""))
+                + (" except through the root, where the rule is lifted" if any(
+                    guard.get(node, "true") != "true" for node in incident) else ""))
     out.comment(f"({prefix}wsame {g}A B X0 X1 Y0 Y1): if A and B are on{' and G' if guarded else ''}, Y = X;"
                 f" ({prefix}wnext {g}A B X0 X1 Y0 Y1): Y = X + 1 modulo 4")
     off = f"{gp}(= A 0) (= B 0)"
