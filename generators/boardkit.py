@@ -437,39 +437,60 @@ def winding_rule(out: CspText, incident: Mapping[Pos, Sequence[tuple[str, Pos]]]
         for name, _ in around:
             bits.setdefault(name, [helper(f"{prefix}w_{name}_{k}") for k in (0, 1)])
     guarded = any(guard.get(node, "true") not in ("true", "false") for node in incident)
-    g, gp = ("G ", "(! G) ") if guarded else ("", "")
+    lifted = any(guard.get(node, "true") != "true" for node in incident)
+    # One predicate per set of directions a node has edges in (u, l, r, d: up, left, right, down),
+    # holding the rule for every pair of its edges.
+    shapes = {}
+    calls = []
+    for node, around in incident.items():
+        when = guard.get(node, "true")
+        if when == "false" or len(around) < 2:
+            continue
+        ordered = sorted(around, key=lambda edge: _ULRD.index(_heading(node, edge[1])))
+        shape = "".join("ulrd"[_ULRD.index(_heading(node, other))] for _, other in ordered)
+        shapes[shape] = None
+        args = [name for name, _ in ordered] + [bit for name, _ in ordered for bit in bits[name]]
+        calls.append(f"({prefix}turns_{shape} {when + ' ' if guarded else ''}{' '.join(args)})")
     out.comment(f"_{prefix}w_E_0/1: the 2-bit number K of edge E; 2K + (0 across, 1 down) is the direction of travel"
                 " along E in quarter turns, counted modulo 8")
     out.comment("where two edges on meet, the number changes by the turn made there; a closed circuit turns by 4"
                 " quarter turns in all, which is not 0 modulo 8, so there is none"
-                + (" except through the root, where the rule is lifted" if any(
-                    guard.get(node, "true") != "true" for node in incident) else ""))
-    out.comment(f"({prefix}wsame {g}A B X0 X1 Y0 Y1): if A and B are on{' and G' if guarded else ''}, Y = X;"
-                f" ({prefix}wnext {g}A B X0 X1 Y0 Y1): Y = X + 1 modulo 4")
-    off = f"{gp}(= A 0) (= B 0)"
-    out.add(f"(predicate ({prefix}wsame {g}A B X0 X1 Y0 Y1) (and (or {off} (! X0) Y0) (or {off} X0 (! Y0))"
-            f" (or {off} (! X1) Y1) (or {off} X1 (! Y1))))")
-    # Y0 = not X0; Y1 = X1 xor X0 (the carry of bit 0 into bit 1).
-    out.add(f"(predicate ({prefix}wnext {g}A B X0 X1 Y0 Y1) (and (or {off} X0 Y0) (or {off} (! X0) (! Y0))"
-            f" (or {off} (! Y1) X1 X0) (or {off} (! Y1) (! X1) (! X0)) (or {off} Y1 (! X1) X0)"
-            f" (or {off} Y1 X1 (! X0))))")
+                + (" except through the root, where the rule is lifted" if lifted else ""))
+    out.comment(f"({prefix}turns_ulrd {'G ' if guarded else ''}U L R D U0 U1 L0 L1 R0 R1 D0 D1): the rule at a node with"
+                " edges U, L, R, D up, left, right, down (K of U: U0 + 2 U1)"
+                + (", unless G is false" if guarded else "") + "; other letters, other edges")
+    for shape in shapes:
+        out.add(_turns_predicate(prefix, shape, guarded))
     out.extend(f"(bool {name})" for pair in bits.values() for name in pair)
-    for node, around in incident.items():
-        when = guard.get(node, "true")
-        if when == "false":
-            continue
-        head = "" if not guarded else f"{when} "
-        for (first, one), (second, other) in itertools.combinations(around, 2):
-            into, onwards = _heading(one, node), _heading(node, other)
-            turn = (onwards - into + 1) % 4 - 1  # -1, 0 or +1 (a line never goes back along itself)
-            change = (into % 2 + turn - onwards % 2) // 2  # of K: 2K + axis goes up by the turn
-            x, y = bits[first], bits[second]
-            if change == 0:
-                out.add(f"({prefix}wsame {head}{first} {second} {' '.join(x + y)})")
-            elif change == 1:
-                out.add(f"({prefix}wnext {head}{first} {second} {' '.join(x + y)})")
-            else:
-                out.add(f"({prefix}wnext {head}{second} {first} {' '.join(y + x)})")
+    out.extend(calls)
+
+
+# The headings from a node to its neighbours up, left, right and down (the order of `_turns_predicate`'s edges).
+_ULRD = (1, 2, 0, 3)
+
+
+def _turns_predicate(prefix: str, shape: str, guarded: bool) -> str:
+    """``(predicate ({prefix}turns_SHAPE [G] E... E0 E1...) ...)``: the turn rule for every pair of a node's edges."""
+    edges = [letter.upper() for letter in shape]
+    clauses = []
+    for first, second in itertools.combinations(edges, 2):
+        into = (_ULRD["ULRD".index(first)] + 2) % 4  # travelling in from that neighbour
+        onwards = _ULRD["ULRD".index(second)]
+        turn = (onwards - into + 1) % 4 - 1  # -1, 0 or +1 (a line never goes back along itself)
+        change = (into % 2 + turn - onwards % 2) // 2  # of K: 2K + axis goes up by the turn
+        off = f"{'(! G) ' if guarded else ''}(= {first} 0) (= {second} 0)"
+        x, y = [f"{first}0", f"{first}1"], [f"{second}0", f"{second}1"]
+        if change == -1:
+            x, y = y, x
+        if change == 0:  # Y = X
+            pairs = [(f"(! {x[k]})", y[k]) for k in (0, 1)] + [(x[k], f"(! {y[k]})") for k in (0, 1)]
+            clauses += [f"(or {off} {a} {b})" for a, b in pairs]
+        else:  # Y = X + 1 modulo 4: Y0 = not X0, Y1 = X1 xor X0 (the carry of bit 0)
+            clauses += [f"(or {off} {x[0]} {y[0]})", f"(or {off} (! {x[0]}) (! {y[0]}))",
+                        f"(or {off} (! {y[1]}) {x[1]} {x[0]})", f"(or {off} (! {y[1]}) (! {x[1]}) (! {x[0]}))",
+                        f"(or {off} {y[1]} (! {x[1]}) {x[0]})", f"(or {off} {y[1]} {x[1]} (! {x[0]}))"]
+    params = ("G " if guarded else "") + " ".join(edges + [f"{e}{k}" for e in edges for k in (0, 1)])
+    return f"(predicate ({prefix}turns_{shape.lower()} {params}) (and {' '.join(clauses)}))"
 
 
 def predecessor_choice(out: CspText, name: str, link: str, step: str, number: Sequence[str],

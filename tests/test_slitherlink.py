@@ -57,8 +57,8 @@ def test_generated_file_is_valid_sugar_with_rule_blocks() -> None:
     # One circuit by turning: 2 bits per edge, a rule per pair of edges at a node, none at the root
     # (the corner of the first 3), no numbers.
     assert {"_w_h_0_0_0", "_w_v_3_4_1"} <= set(model.bool_vars) and not [n for n in model.bool_vars if n.startswith("_z")]
-    assert "(wnext v_0_1 h_0_0 _w_v_0_1_0 _w_v_0_1_1 _w_h_0_0_0 _w_h_0_0_1)" in text
-    assert "(wsame h_0_0 v_0_0" not in text and "(wnext h_0_0 v_0_0" not in text and "(wnext v_0_0 h_0_0" not in text
+    assert "(turns_lrd h_0_0 h_0_1 v_0_1 _w_h_0_0_0 _w_h_0_0_1 _w_h_0_1_0 _w_h_0_1_1 _w_v_0_1_0 _w_v_0_1_1)" in text
+    assert "(turns_rd h_0_0 v_0_0 " not in text
 
 
 def test_without_a_three_the_root_is_chosen_by_a_prefix_chain() -> None:
