@@ -515,43 +515,53 @@ def connected_rule(
     rows: int,
     cols: int,
     what: str,
-    bound: int | None = None,
     prefix: str = "",
 ) -> None:
     """Write "the cells for which `inside` holds are orthogonally connected" in plain Sugar.
 
     `cells` are the cells that may be inside (in reading order), `inside(cell)`
-    the formula saying one is, `bound` an upper bound on the number of inside
-    cells (default: all of `cells`). `what` names the cells in the block comment;
+    the formula saying one is. `what` names the cells in the block comment;
     `prefix` keeps the hidden names of two such rules in one file apart.
 
     Encoding: the root is the first inside cell in reading order (a prefix chain
     of Booleans ``_{prefix}s_R_C``, "some cell up to here is inside"). Every
-    other inside cell picks an inside neighbour as its predecessor
-    (``_{prefix}a_R_C_D``, D = 0..3 for up, left, right, down) and takes its
-    outgoing number (`step_numbers`), so every inside cell reaches the root. An
-    inside cell with another one anywhere (``_{prefix}t_R_C``: one lies after
-    it) has an inside neighbour: implied, but stated on the inside formulas.
+    other inside cell points to one inside neighbour, its parent
+    (``_{prefix}a_R_C_D``, D = 0..3 for up, left, right, down; at most one, and
+    never two cells to each other), so following parents from any inside cell
+    ends at the root unless it runs round a circuit. A circuit of parents is a
+    simple closed path on the grid and turns by four quarter turns in all (as in
+    `winding_rule`): every cell has a Boolean ``_{prefix}k_R_C``, the number of
+    whole turns made modulo 2 when the parent's direction is counted in quarter
+    turns, which changes between a cell and its parent exactly when the one
+    points right and the other down (the direction count passes 0 = 4 there). Round a
+    circuit it would change an odd number of times: there is none. One Boolean
+    and up to 19 clauses per cell, where W-bit numbers with increments and
+    copies (`step_numbers`) took about 100. An inside cell with another one
+    anywhere (``_{prefix}t_R_C``: one lies after it) has an inside neighbour:
+    implied, but stated on the inside formulas.
     """
     allowed = set(cells)
-    top = bound if bound is not None else len(cells)
     out.block(
         f"Rule: {what} are connected",
         f"the first of them in reading order is the root (_{prefix}s_R_C: one of them lies up to R,C);",
-        f"any other has one of them as neighbour _{prefix}a_R_C_D (D: 0 up, 1 left, 2 right, 3 down) before it",
-        "and takes its outgoing number:",
+        f"any other has one of them as parent _{prefix}a_R_C_D (D: 0 up, 1 left, 2 right, 3 down) before it,",
+        "and no circuit of parents closes (the turn count _{0}k_R_C below):".format(prefix),
     )
-    z, outgoing = step_numbers(out, cells, top, prefix)
-    step = f"{prefix}step"
     # _t_R_C: one of them lies after R,C; an inside cell with another inside cell anywhere has an inside
-    # neighbour. Implied by the predecessors (and, at the root, by its successor), the clause on the
-    # inside formulas alone lets the solver see a cell walled off without going through the numbers.
+    # neighbour. Implied by the parents (and, at the root, by its child), the clause on the
+    # inside formulas alone lets the solver see a cell walled off without going through the parents.
     later = {cell: helper(f"{prefix}t_{cell[0]}_{cell[1]}") for cell in cells}
     following = "false"
     for cell in reversed(cells):
         out.add(f"(bool {later[cell]})")
         out.add(f"(iff {later[cell]} {following})")
         following = f"(or {later[cell]} {inside(cell)})"
+    parent = {}
+    for cell in cells:
+        r, c = cell
+        for d, other in enumerate(((r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c))):
+            if other in allowed:
+                parent[cell, d] = helper(f"{prefix}a_{r}_{c}_{d}")
     previous = "false"
     for cell in cells:
         here = inside(cell)
@@ -562,16 +572,63 @@ def connected_rule(
             out.add(f"(=> (and {here} {previous}) {any_true(around)})")
         out.add(f"(bool {mark})")
         out.add(f"(iff {mark} {here})" if previous == "false" else f"(iff {mark} (or {previous} {here}))")
-        choices = []
         r, c = cell
+        choices = []
         for d, other in enumerate(((r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c))):
-            if other not in allowed:
-                continue
-            choices.append(predecessor_choice(out, f"{prefix}a_{r}_{c}_{d}", inside(other), step,
-                                              z[cell], outgoing[other]))
+            if (cell, d) in parent:
+                out.add(f"(bool {parent[cell, d]})")
+                out.add(f"(=> {parent[cell, d]} {inside(other)})")
+                choices.append(parent[cell, d])
         if previous != "false":
             out.add(f"(=> (and {here} {previous}) {any_true(choices)})")
         previous = mark
+    out.comment(f"_{prefix}k_R_C: whole turns modulo 2 of the parent's direction (quarter turns from 'right',")
+    out.comment("counted up for 'up'); a circuit of parents would turn by four quarter turns, so it cannot close")
+    out.comment(f"({prefix}parent_ulrd K AU AL AR AD KU KL KR KD RL RD DU DR): the rule at a cell with neighbours up,")
+    out.comment("left, right and down: at most one parent A; with one up or left, its K equals the cell's; with")
+    out.comment("the one right (R), the K differ exactly when R's parent is down (RD), and R's is not the cell (RL);")
+    out.comment("with the one down (D) likewise for D's parent right (DR) and up (DU); other letters, other neighbours")
+    shapes = {}
+    calls = []
+    k = {cell: helper(f"{prefix}k_{cell[0]}_{cell[1]}") for cell in cells}
+    for cell in cells:
+        r, c = cell
+        shape = "".join(letter for d, letter in enumerate("ulrd") if (cell, d) in parent)
+        if not shape:
+            continue
+        shapes[shape] = None
+        up, left, right, down = (r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c)
+        args = [k[cell]] + [parent[cell, d] for d in range(4) if (cell, d) in parent]
+        args += [k[other] for d, other in enumerate((up, left, right, down)) if (cell, d) in parent]
+        if "r" in shape:
+            args += [parent.get((right, 1), "false"), parent.get((right, 3), "false")]
+        if "d" in shape:
+            args += [parent.get((down, 0), "false"), parent.get((down, 2), "false")]
+        calls.append(f"({prefix}parent_{shape} {' '.join(args)})")
+    for shape in shapes:
+        out.add(_parent_predicate(prefix, shape))
+    out.extend(f"(bool {name})" for name in k.values())
+    out.extend(calls)
+
+
+def _parent_predicate(prefix: str, shape: str) -> str:
+    """``(predicate ({prefix}parent_SHAPE K A... K... [RL RD] [DU DR]) ...)``: see `connected_rule`."""
+    letters = [x.upper() for x in shape]
+    a = [f"A{x}" for x in letters]
+    ks = [f"K{x}" for x in letters]
+    clauses = [f"(or (! {x}) (! {y}))" for x, y in itertools.combinations(a, 2)]
+    for x in letters:
+        same = [f"(or (! A{x}) (! K) K{x})", f"(or (! A{x}) K (! K{x}))"]
+        differ = [f"(or (! A{x}) K K{x})", f"(or (! A{x}) (! K) (! K{x}))"]
+        if x in "UL":
+            clauses += same
+        else:
+            back, turn = ("RL", "RD") if x == "R" else ("DU", "DR")
+            clauses.append(f"(or (! A{x}) (! {back}))")
+            clauses += [f"(or {turn} {part[4:]}" for part in same]
+            clauses += [f"(or (! {turn}) {part[4:]}" for part in differ]
+    extra = (["RL", "RD"] if "R" in letters else []) + (["DU", "DR"] if "D" in letters else [])
+    return f"(predicate ({prefix}parent_{shape} K {' '.join(a + ks + extra)}) (and {' '.join(clauses)}))"
 
 
 def not_touching_rule(out: CspText, rows: int, cols: int, shaded: Callable[[Pos], str], what: str) -> None:

@@ -203,7 +203,7 @@ def generate(puzzle: Nurikabe) -> str:
             if all(cell in wall_set for cell in square):
                 out.add(any_true([f"(!= {g[cell]} 0)" for cell in square]))
     if wallable:
-        connected_rule(out, wallable, lambda cell: f"(= {g[cell]} 0)", rows, cols, "the wall cells", walls_max)
+        connected_rule(out, wallable, lambda cell: f"(= {g[cell]} 0)", rows, cols, "the wall cells")
     else:
         out.block("No cell can be a wall: the clues fill the board")
     return out.text()
