@@ -536,9 +536,8 @@ def connected_rule(
     points right and the other down (the direction count passes 0 = 4 there). Round a
     circuit it would change an odd number of times: there is none. One Boolean
     and up to 19 clauses per cell, where W-bit numbers with increments and
-    copies (`step_numbers`) took about 100. An inside cell with another one
-    anywhere (``_{prefix}t_R_C``: one lies after it) has an inside neighbour:
-    implied, but stated on the inside formulas.
+    copies (`step_numbers`) took about 100. An inside cell other than the root
+    has an inside neighbour: implied, but stated on the inside formulas.
     """
     allowed = set(cells)
     out.block(
@@ -547,15 +546,6 @@ def connected_rule(
         f"any other has one of them as parent _{prefix}a_R_C_D (D: 0 up, 1 left, 2 right, 3 down) before it,",
         "and no circuit of parents closes (the turn count _{0}k_R_C below):".format(prefix),
     )
-    # _t_R_C: one of them lies after R,C; an inside cell with another inside cell anywhere has an inside
-    # neighbour. Implied by the parents (and, at the root, by its child), the clause on the
-    # inside formulas alone lets the solver see a cell walled off without going through the parents.
-    later = {cell: helper(f"{prefix}t_{cell[0]}_{cell[1]}") for cell in cells}
-    following = "false"
-    for cell in reversed(cells):
-        out.add(f"(bool {later[cell]})")
-        out.add(f"(iff {later[cell]} {following})")
-        following = f"(or {later[cell]} {inside(cell)})"
     parent = {}
     for cell in cells:
         r, c = cell
@@ -567,8 +557,10 @@ def connected_rule(
         here = inside(cell)
         mark = helper(f"{prefix}s_{cell[0]}_{cell[1]}")
         around = [inside(other) for other in neighbours(*cell, rows, cols) if other in allowed]
-        out.add(f"(=> (and {here} {later[cell]}) {any_true(around)})")
         if previous != "false":
+            # Implied by the parents, stated on the inside formulas alone so that the solver sees a cell
+            # walled off without going through them (the same for the root, with a chain of "one of
+            # them lies after R,C", cost more text than it saved conflicts: Hitori, Heyawake, Nurikabe).
             out.add(f"(=> (and {here} {previous}) {any_true(around)})")
         out.add(f"(bool {mark})")
         out.add(f"(iff {mark} {here})" if previous == "false" else f"(iff {mark} (or {previous} {here}))")

@@ -154,7 +154,7 @@ def generate(puzzle: Nurikabe) -> str:
         [
             "g_R_C: 0 if cell (R, C) is shaded (wall), else the number of the clue whose island holds it",
             "clues: " + ", ".join(f"{n}=({r},{c})" for (r, c), n in ids.items()),
-            "_d_R_C: distance of an island cell from its clue; _a, _k, _s, _t: the wall's connection to its root",
+            "_d_R_C: distance of an island cell from its clue; _a, _k, _s: the wall's connection to its root",
         ],
     )
     out.block("Island numbers: a clue's island only reaches cells closer than its size")
