@@ -8,6 +8,7 @@ Fillmat and Nurikabe genres; nothing here knows a genre's rules.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, Sequence, TypeVar
 
@@ -398,6 +399,100 @@ def step_numbers(out: CspText, cells: Sequence[Pos], longest: int, prefix: str =
     return z, outgoing
 
 
+# Headings of a step between orthogonal neighbours, in quarter turns counterclockwise from east (row numbers grow
+# downwards, so north is the row above).
+_HEADING = {(0, 1): 0, (-1, 0): 1, (0, -1): 2, (1, 0): 3}
+
+
+def _heading(a: Pos, b: Pos) -> int:
+    return _HEADING[b[0] - a[0], b[1] - a[1]]
+
+
+def winding_rule(out: CspText, incident: Mapping[Pos, Sequence[tuple[str, Pos]]],
+                 guard: Mapping[Pos, str] | None = None, prefix: str = "") -> None:
+    """Write "the edges with value 1 close no circuit" for paths on a grid, in plain Sugar.
+
+    `incident` maps each node (a grid position) to its edges: the name of a 0/1
+    variable and the orthogonally neighbouring node it joins. The rule is meant
+    for edge sets where no node has more than two edges on (lines and loops).
+    `guard` (a formula per node; missing: true) lifts the rule at a node where it
+    is false, so that the one circuit through such a node (the root of a loop)
+    is allowed; a node whose guard is ``false`` gets no rule at all.
+
+    Encoding: every edge E gets the 2-bit number ``_{prefix}w_E_0/1`` (K in
+    0..3); with the edge's axis A (0 across, 1 down) 2K + A stands for the
+    direction of travel along it in quarter turns, counted modulo 8, that is,
+    the heading with the number of whole turns made so far modulo 2. Where two
+    edges on meet at a node the second's number is the first's plus the turn
+    made there (-1, 0 or +1 quarter turn, a fixed amount for each pair of edges,
+    whichever way the line is travelled). A path can always be numbered so, a
+    simple closed circuit cannot: it turns by four quarter turns in all, and
+    4 is not 0 modulo 8. Per edge 2 Booleans and per pair of edges at a node 4
+    or 6 clauses, against W-bit numbers with their increments and copies in
+    `step_numbers`; a stray circuit is refuted after guessing 2 bits.
+    """
+    guard = guard or {}
+    bits = {}
+    for around in incident.values():
+        for name, _ in around:
+            bits.setdefault(name, [helper(f"{prefix}w_{name}_{k}") for k in (0, 1)])
+    guarded = any(guard.get(node, "true") not in ("true", "false") for node in incident)
+    lifted = any(guard.get(node, "true") != "true" for node in incident)
+    # One predicate per set of directions a node has edges in (u, l, r, d: up, left, right, down),
+    # holding the rule for every pair of its edges.
+    shapes = {}
+    calls = []
+    for node, around in incident.items():
+        when = guard.get(node, "true")
+        if when == "false" or len(around) < 2:
+            continue
+        ordered = sorted(around, key=lambda edge: _ULRD.index(_heading(node, edge[1])))
+        shape = "".join("ulrd"[_ULRD.index(_heading(node, other))] for _, other in ordered)
+        shapes[shape] = None
+        args = [name for name, _ in ordered] + [bit for name, _ in ordered for bit in bits[name]]
+        calls.append(f"({prefix}turns_{shape} {when + ' ' if guarded else ''}{' '.join(args)})")
+    out.comment(f"_{prefix}w_E_0/1: the 2-bit number K of edge E; 2K + (0 across, 1 down) is the direction of travel"
+                " along E in quarter turns, counted modulo 8")
+    out.comment("where two edges on meet, the number changes by the turn made there; a closed circuit turns by 4"
+                " quarter turns in all, which is not 0 modulo 8, so there is none"
+                + (" except through the root, where the rule is lifted" if lifted else ""))
+    out.comment(f"({prefix}turns_ulrd {'G ' if guarded else ''}U L R D U0 U1 L0 L1 R0 R1 D0 D1): the rule at a node with"
+                " edges U, L, R, D up, left, right, down (K of U: U0 + 2 U1)"
+                + (", unless G is false" if guarded else "") + "; other letters, other edges")
+    for shape in shapes:
+        out.add(_turns_predicate(prefix, shape, guarded))
+    out.extend(f"(bool {name})" for pair in bits.values() for name in pair)
+    out.extend(calls)
+
+
+# The headings from a node to its neighbours up, left, right and down (the order of `_turns_predicate`'s edges).
+_ULRD = (1, 2, 0, 3)
+
+
+def _turns_predicate(prefix: str, shape: str, guarded: bool) -> str:
+    """``(predicate ({prefix}turns_SHAPE [G] E... E0 E1...) ...)``: the turn rule for every pair of a node's edges."""
+    edges = [letter.upper() for letter in shape]
+    clauses = []
+    for first, second in itertools.combinations(edges, 2):
+        into = (_ULRD["ULRD".index(first)] + 2) % 4  # travelling in from that neighbour
+        onwards = _ULRD["ULRD".index(second)]
+        turn = (onwards - into + 1) % 4 - 1  # -1, 0 or +1 (a line never goes back along itself)
+        change = (into % 2 + turn - onwards % 2) // 2  # of K: 2K + axis goes up by the turn
+        off = f"{'(! G) ' if guarded else ''}(= {first} 0) (= {second} 0)"
+        x, y = [f"{first}0", f"{first}1"], [f"{second}0", f"{second}1"]
+        if change == -1:
+            x, y = y, x
+        if change == 0:  # Y = X
+            pairs = [(f"(! {x[k]})", y[k]) for k in (0, 1)] + [(x[k], f"(! {y[k]})") for k in (0, 1)]
+            clauses += [f"(or {off} {a} {b})" for a, b in pairs]
+        else:  # Y = X + 1 modulo 4: Y0 = not X0, Y1 = X1 xor X0 (the carry of bit 0)
+            clauses += [f"(or {off} {x[0]} {y[0]})", f"(or {off} (! {x[0]}) (! {y[0]}))",
+                        f"(or {off} (! {y[1]}) {x[1]} {x[0]})", f"(or {off} (! {y[1]}) (! {x[1]}) (! {x[0]}))",
+                        f"(or {off} {y[1]} (! {x[1]}) {x[0]})", f"(or {off} {y[1]} {x[1]} (! {x[0]}))"]
+    params = ("G " if guarded else "") + " ".join(edges + [f"{e}{k}" for e in edges for k in (0, 1)])
+    return f"(predicate ({prefix}turns_{shape.lower()} {params}) (and {' '.join(clauses)}))"
+
+
 def predecessor_choice(out: CspText, name: str, link: str, step: str, number: Sequence[str],
                        outgoing: Sequence[str]) -> str:
     """Declare the hidden Boolean "this node takes that one as its predecessor" (``_{name}``) and return it.
@@ -420,63 +515,112 @@ def connected_rule(
     rows: int,
     cols: int,
     what: str,
-    bound: int | None = None,
     prefix: str = "",
 ) -> None:
     """Write "the cells for which `inside` holds are orthogonally connected" in plain Sugar.
 
     `cells` are the cells that may be inside (in reading order), `inside(cell)`
-    the formula saying one is, `bound` an upper bound on the number of inside
-    cells (default: all of `cells`). `what` names the cells in the block comment;
+    the formula saying one is. `what` names the cells in the block comment;
     `prefix` keeps the hidden names of two such rules in one file apart.
 
     Encoding: the root is the first inside cell in reading order (a prefix chain
     of Booleans ``_{prefix}s_R_C``, "some cell up to here is inside"). Every
-    other inside cell picks an inside neighbour as its predecessor
-    (``_{prefix}a_R_C_D``, D = 0..3 for up, left, right, down) and takes its
-    outgoing number (`step_numbers`), so every inside cell reaches the root. An
-    inside cell with another one anywhere (``_{prefix}t_R_C``: one lies after
-    it) has an inside neighbour: implied, but stated on the inside formulas.
+    other inside cell points to one inside neighbour, its parent
+    (``_{prefix}a_R_C_D``, D = 0..3 for up, left, right, down; at most one, and
+    never two cells to each other), so following parents from any inside cell
+    ends at the root unless it runs round a circuit. A circuit of parents is a
+    simple closed path on the grid and turns by four quarter turns in all (as in
+    `winding_rule`): every cell has a Boolean ``_{prefix}k_R_C``, the number of
+    whole turns made modulo 2 when the parent's direction is counted in quarter
+    turns, which changes between a cell and its parent exactly when the one
+    points right and the other down (the direction count passes 0 = 4 there). Round a
+    circuit it would change an odd number of times: there is none. One Boolean
+    and up to 19 clauses per cell, where W-bit numbers with increments and
+    copies (`step_numbers`) took about 100. An inside cell other than the root
+    has an inside neighbour: implied, but stated on the inside formulas.
     """
     allowed = set(cells)
-    top = bound if bound is not None else len(cells)
     out.block(
         f"Rule: {what} are connected",
         f"the first of them in reading order is the root (_{prefix}s_R_C: one of them lies up to R,C);",
-        f"any other has one of them as neighbour _{prefix}a_R_C_D (D: 0 up, 1 left, 2 right, 3 down) before it",
-        "and takes its outgoing number:",
+        f"any other has one of them as parent _{prefix}a_R_C_D (D: 0 up, 1 left, 2 right, 3 down) before it,",
+        "and no circuit of parents closes (the turn count _{0}k_R_C below):".format(prefix),
     )
-    z, outgoing = step_numbers(out, cells, top, prefix)
-    step = f"{prefix}step"
-    # _t_R_C: one of them lies after R,C; an inside cell with another inside cell anywhere has an inside
-    # neighbour. Implied by the predecessors (and, at the root, by its successor), the clause on the
-    # inside formulas alone lets the solver see a cell walled off without going through the numbers.
-    later = {cell: helper(f"{prefix}t_{cell[0]}_{cell[1]}") for cell in cells}
-    following = "false"
-    for cell in reversed(cells):
-        out.add(f"(bool {later[cell]})")
-        out.add(f"(iff {later[cell]} {following})")
-        following = f"(or {later[cell]} {inside(cell)})"
+    parent = {}
+    for cell in cells:
+        r, c = cell
+        for d, other in enumerate(((r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c))):
+            if other in allowed:
+                parent[cell, d] = helper(f"{prefix}a_{r}_{c}_{d}")
     previous = "false"
     for cell in cells:
         here = inside(cell)
         mark = helper(f"{prefix}s_{cell[0]}_{cell[1]}")
         around = [inside(other) for other in neighbours(*cell, rows, cols) if other in allowed]
-        out.add(f"(=> (and {here} {later[cell]}) {any_true(around)})")
         if previous != "false":
+            # Implied by the parents, stated on the inside formulas alone so that the solver sees a cell
+            # walled off without going through them (the same for the root, with a chain of "one of
+            # them lies after R,C", cost more text than it saved conflicts: Hitori, Heyawake, Nurikabe).
             out.add(f"(=> (and {here} {previous}) {any_true(around)})")
         out.add(f"(bool {mark})")
         out.add(f"(iff {mark} {here})" if previous == "false" else f"(iff {mark} (or {previous} {here}))")
-        choices = []
         r, c = cell
+        choices = []
         for d, other in enumerate(((r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c))):
-            if other not in allowed:
-                continue
-            choices.append(predecessor_choice(out, f"{prefix}a_{r}_{c}_{d}", inside(other), step,
-                                              z[cell], outgoing[other]))
+            if (cell, d) in parent:
+                out.add(f"(bool {parent[cell, d]})")
+                out.add(f"(=> {parent[cell, d]} {inside(other)})")
+                choices.append(parent[cell, d])
         if previous != "false":
             out.add(f"(=> (and {here} {previous}) {any_true(choices)})")
         previous = mark
+    out.comment(f"_{prefix}k_R_C: whole turns modulo 2 of the parent's direction (quarter turns from 'right',")
+    out.comment("counted up for 'up'); a circuit of parents would turn by four quarter turns, so it cannot close")
+    out.comment(f"({prefix}parent_ulrd K AU AL AR AD KU KL KR KD RL RD DU DR): the rule at a cell with neighbours up,")
+    out.comment("left, right and down: at most one parent A; with one up or left, its K equals the cell's; with")
+    out.comment("the one right (R), the K differ exactly when R's parent is down (RD), and R's is not the cell (RL);")
+    out.comment("with the one down (D) likewise for D's parent right (DR) and up (DU); other letters, other neighbours")
+    shapes = {}
+    calls = []
+    k = {cell: helper(f"{prefix}k_{cell[0]}_{cell[1]}") for cell in cells}
+    for cell in cells:
+        r, c = cell
+        shape = "".join(letter for d, letter in enumerate("ulrd") if (cell, d) in parent)
+        if not shape:
+            continue
+        shapes[shape] = None
+        up, left, right, down = (r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c)
+        args = [k[cell]] + [parent[cell, d] for d in range(4) if (cell, d) in parent]
+        args += [k[other] for d, other in enumerate((up, left, right, down)) if (cell, d) in parent]
+        if "r" in shape:
+            args += [parent.get((right, 1), "false"), parent.get((right, 3), "false")]
+        if "d" in shape:
+            args += [parent.get((down, 0), "false"), parent.get((down, 2), "false")]
+        calls.append(f"({prefix}parent_{shape} {' '.join(args)})")
+    for shape in shapes:
+        out.add(_parent_predicate(prefix, shape))
+    out.extend(f"(bool {name})" for name in k.values())
+    out.extend(calls)
+
+
+def _parent_predicate(prefix: str, shape: str) -> str:
+    """``(predicate ({prefix}parent_SHAPE K A... K... [RL RD] [DU DR]) ...)``: see `connected_rule`."""
+    letters = [x.upper() for x in shape]
+    a = [f"A{x}" for x in letters]
+    ks = [f"K{x}" for x in letters]
+    clauses = [f"(or (! {x}) (! {y}))" for x, y in itertools.combinations(a, 2)]
+    for x in letters:
+        same = [f"(or (! A{x}) (! K) K{x})", f"(or (! A{x}) K (! K{x}))"]
+        differ = [f"(or (! A{x}) K K{x})", f"(or (! A{x}) (! K) (! K{x}))"]
+        if x in "UL":
+            clauses += same
+        else:
+            back, turn = ("RL", "RD") if x == "R" else ("DU", "DR")
+            clauses.append(f"(or (! A{x}) (! {back}))")
+            clauses += [f"(or {turn} {part[4:]}" for part in same]
+            clauses += [f"(or (! {turn}) {part[4:]}" for part in differ]
+    extra = (["RL", "RD"] if "R" in letters else []) + (["DU", "DR"] if "D" in letters else [])
+    return f"(predicate ({prefix}parent_{shape} K {' '.join(a + ks + extra)}) (and {' '.join(clauses)}))"
 
 
 def not_touching_rule(out: CspText, rows: int, cols: int, shaded: Callable[[Pos], str], what: str) -> None:

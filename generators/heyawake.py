@@ -9,7 +9,7 @@ Encoding: ``s_R_C`` (0/1) says cell (R, C) is shaded, the printed answer.
 Room numbers are sums; for two room borders that follow each other along a
 row or column, the cells from just before the first to just after the second
 are not all unshaded; connectivity by `boardkit.connected_rule` (hidden
-``_a``, ``_z``/``_n``).
+parents ``_a`` and turn parities ``_k``).
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ never a repeat.
 Encoding: ``s_R_C`` (0/1) says cell (R, C) is shaded, the printed answer. Of
 two equal numbers in one line at least one is shaded; two neighbours are not
 both shaded; the unshaded cells are connected by `boardkit.connected_rule`
-(hidden predecessors ``_a`` and numbers ``_z``/``_n``).
+(hidden parents ``_a`` and turn parities ``_k``).
 """
 
 from __future__ import annotations

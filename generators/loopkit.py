@@ -12,7 +12,14 @@ is printed once, not once per direction or numbering.
 
 - every node has an on-loop 0/1 variable ``_p_R_C``; of its edges 0 are on
   when p = 0 and 2 when p = 1 (no branches, no dead ends), written as clauses;
-- the loop is oriented: a Boolean ``_d_E`` per edge E says it is travelled from
+- on a grid graph (every edge joins orthogonal neighbours: all genres here) one
+  circuit only by turning (`boardkit.winding_rule`): every edge has a 2-bit
+  number ``_w_E_0/1``, the direction of travel along it counted in quarter turns
+  modulo 8; where two loop edges meet it changes by the turn made there, except
+  at the root. A circuit turns by four quarter turns in all, so only the one
+  through the root can close; per edge 2 Booleans, per pair of edges at a node
+  4 or 6 clauses, no orientation (Slitherlink 30x25: about half the text);
+- on any other graph the loop is oriented: a Boolean ``_d_E`` per edge E says it is travelled from
   its first node to its second, and at every node one of its two loop edges
   enters and the other leaves;
 - connectivity by counting along the loop: every node has a W-bit number
@@ -31,7 +38,7 @@ is printed once, not once per direction or numbering.
   only half the nodes need the increment. Each edge costs 4W copying clauses;
   the rules are predicates so the file stays small;
 - the root is a node certain to be on the loop when the genre knows one (a
-  corner of a Slitherlink 3, a Masyu circle), its number fixed to 0; otherwise
+  corner of a Slitherlink 3, a Masyu circle; its number is fixed to 0); otherwise
   the first loop node in reading order, found by a prefix chain of Booleans
   ``_s_R_C`` ("some node up to here is on the loop").
 """
@@ -42,7 +49,7 @@ import itertools
 from typing import Callable, Sequence
 
 from csp2sat.generators.base import Violation, helper
-from csp2sat.generators.boardkit import CspText, increment_predicate, register_width
+from csp2sat.generators.boardkit import CspText, increment_predicate, register_width, winding_rule
 
 Pos = tuple[int, int]
 # An edge of the graph: its 0/1 variable name and the two nodes it joins.
@@ -143,17 +150,15 @@ def single_loop(out: CspText, nodes: Sequence[Pos], edges: Sequence[Edge], certa
     """Write the rules "the edges with value 1 form exactly one closed loop" into `out`.
 
     `nodes` are in reading order; `certain` lists nodes the loop must pass
-    through (the first becomes the root). Declares the hidden ``_p``, ``_d``, ``_z``
-    and ``_n`` (and ``_s`` without a certain node) variables; the edge variables must already be
-    declared 0..1.
+    through (the first becomes the root). Declares the hidden ``_p`` (and ``_s``
+    without a certain node) variables, and ``_w`` on a grid graph (every edge
+    joins orthogonal neighbours), ``_d``, ``_z`` and ``_n`` on any other; the edge
+    variables must already be declared 0..1.
     """
     incident: dict[Pos, list[tuple[str, Pos]]] = {n: [] for n in nodes}
     for name, a, b in edges:
         incident[a].append((name, b))
         incident[b].append((name, a))
-    counting = counting_nodes(nodes, incident)
-    bipartite = len(counting) < len(nodes)  # then every edge joins a counting node and a plain one
-    width = register_width(len(counting))
 
     out.block(
         "Loop: every node has 0 or 2 loop edges (_p_R_C = 1: the loop passes through the node)",
@@ -170,6 +175,47 @@ def single_loop(out: CspText, nodes: Sequence[Pos], edges: Sequence[Edge], certa
         else:
             out.add(f"(= {on_var(node)} 0)")
 
+    guard = _root(out, nodes, certain)
+    if all(abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1 for _, a, b in edges):
+        out.block(
+            "Loop: one circuit only: no circuit closes except through the root (a grid graph, so by turning:",
+            "travelled round a circuit, a line turns four quarter turns in all)",
+        )
+        winding_rule(out, incident, guard)
+    else:
+        _counting_rule(out, nodes, edges, incident, certain[0] if certain else None, guard)
+
+
+def _root(out: CspText, nodes: Sequence[Pos], certain: Sequence[Pos]) -> dict[Pos, str]:
+    """Write the choice of the root, and return each node's guard: a formula false at the root only."""
+    if certain:
+        out.block("Loop: the nodes every solution passes through",
+                  f"the root is node {certain[0][0]},{certain[0][1]}, the first of them")
+        out.extend(f"(= {on_var(node)} 1)" for node in certain)
+        guard = {n: "true" for n in nodes}
+        guard[certain[0]] = "false"
+        return guard
+    out.block("Loop: the root is the first loop node in reading order: _s_R_C says a node up to R,C is on the loop")
+    out.extend(f"(bool {helper(f's_{r}_{c}')})" for r, c in nodes)
+    guard = {}
+    previous = "false"
+    for r, c in nodes:
+        here = f"(= {on_var((r, c))} 1)"
+        prefix = helper(f"s_{r}_{c}")
+        out.add(f"(iff {prefix} {here})" if previous == "false" else f"(iff {prefix} (or {previous} {here}))")
+        guard[(r, c)] = previous
+        previous = prefix
+    out.comment("there is a loop")
+    out.add(previous)
+    return guard
+
+
+def _counting_rule(out: CspText, nodes: Sequence[Pos], edges: Sequence[Edge],
+                   incident: dict[Pos, list[tuple[str, Pos]]], root: Pos | None, guard: dict[Pos, str]) -> None:
+    """One circuit only on a graph that is not a grid: numbers counted along the oriented loop."""
+    counting = counting_nodes(nodes, incident)
+    bipartite = len(counting) < len(nodes)  # then every edge joins a counting node and a plain one
+    width = register_width(len(counting))
     out.block(
         "Loop: direction of travel (_d_E true: edge E is travelled from its first node, top or left, to the other)",
         "where two loop edges meet, one enters the node and the other leaves it",
@@ -185,7 +231,6 @@ def single_loop(out: CspText, nodes: Sequence[Pos], edges: Sequence[Edge], certa
             enters = [helper(f"d_{e}") if first[e] != node else f"(! {helper('d_' + e)})" for e in names]
             out.add(f"(turn{len(names)} {' '.join(names + enters)})")
 
-    root = certain[0] if certain else None
     out.block(
         f"Loop: one circuit only (_z_R_C_K: bit K of the {width}-bit number of node R,C, counted modulo {1 << width})",
         "the node a loop edge enters has the outgoing number of the node it leaves, except the root;",
@@ -215,26 +260,9 @@ def single_loop(out: CspText, nodes: Sequence[Pos], edges: Sequence[Edge], certa
                 outgoing[node] = _bits("n", node, width)
                 out.extend(f"(bool {name})" for name in outgoing[node])
                 out.add(f"(inc {' '.join(number + outgoing[node])})")
-    guard: dict[Pos, str] = {}
     if root is not None:
-        out.comment("nodes every solution passes through")
-        out.extend(f"(= {on_var(node)} 1)" for node in certain)
         out.comment(f"the root is node {root[0]},{root[1]}; its number is 0")
         out.extend(f"(! {bit})" for bit in _bits("z", root, width))
-        guard = {n: "true" for n in nodes}
-        guard[root] = "false"
-    else:
-        out.comment("the root is the first loop node in reading order: _s_R_C says a node up to R,C is on the loop")
-        out.extend(f"(bool {helper(f's_{r}_{c}')})" for r, c in nodes)
-        previous = "false"
-        for r, c in nodes:
-            here = f"(= {on_var((r, c))} 1)"
-            prefix = helper(f"s_{r}_{c}")
-            out.add(f"(iff {prefix} {here})" if previous == "false" else f"(iff {prefix} (or {previous} {here}))")
-            guard[(r, c)] = previous
-            previous = prefix
-        out.comment("there is a loop")
-        out.add(previous)
     out.comment("the counting rule along every edge")
     for name, a, b in edges:
         direction = helper(f"d_{name}")

@@ -6,12 +6,12 @@ a cell, and never pass through a number. Cells may stay empty.
 
 Encoding: ``h_R_C`` / ``v_R_C`` (0/1) are the line segments from cell (R, C)
 to its right / lower neighbour, the printed answer. A number cell has one
-segment, any other cell none or two. Hidden helpers: ``_c_R_C`` is the pair a
-cell's line belongs to (0: empty; a segment joins cells of the same pair), and
-every other cell of a line than the pair's first number has a predecessor along
-a segment (``_a_R_C_D``) and its short number (`boardkit.step_numbers`: ``_z``,
-``_n``), which rules out circles of predecessors: a line reaches its first
-number and no closed loop can stand alone. Under ``no-2x2`` the segments also
+segment, any other cell none or two. Hidden helpers: ``_c_R_C_K`` are the bits
+of the pair a cell's line belongs to (0: empty; a segment joins cells of the
+same pair: two clauses a bit, where a pair number 0..P of the order encoding
+took about 2P per segment and 80 per 2x2 block), and
+`boardkit.winding_rule` (a 2-bit turn count ``_w_S_0/1`` per segment S) rules out
+closed circuits, so every line runs between two numbers of its pair. Under ``no-2x2`` the segments also
 carry the implied "not three segments inside a 2x2 block", which the search
 would otherwise only learn through the pair numbers.
 """
@@ -33,9 +33,8 @@ from csp2sat.generators.boardkit import (
     Segment,
     segment_name,
     segment_picture,
-    predecessor_choice,
-    step_numbers,
     total,
+    winding_rule,
 )
 
 
@@ -134,34 +133,39 @@ def generate(puzzle: Numberlink) -> str:
     rows, cols = puzzle.rows, puzzle.cols
     pairs = puzzle.pairs()
     pair_of = {cell: pairs.index(value) + 1 for cell, value in puzzle.numbers.items()}
-    first = {}
-    for cell, k in pair_of.items():
-        first.setdefault(k, cell)
     segments = puzzle.segments()
-    segment_set = set(segments)
     at: dict[Pos, list[Segment]] = {}
+    at_cell: dict[Pos, list[tuple[str, Pos]]] = {}
     for s in segments:
         at.setdefault(s[0], []).append(s)
         at.setdefault(s[1], []).append(s)
-    colour = {cell: helper(f"c_{cell[0]}_{cell[1]}") for cell in at}
+        at_cell.setdefault(s[0], []).append((segment_name(s), s[1]))
+        at_cell.setdefault(s[1], []).append((segment_name(s), s[0]))
+    width = max(1, len(pairs).bit_length())
+    colour = {cell: [helper(f"c_{cell[0]}_{cell[1]}_{k}") for k in range(width)] for cell in at}
+    # _e_R_C: a cell other than a number may stay empty (not under every-cell)
+    empty = {} if puzzle.every_cell else {cell: helper(f"e_{cell[0]}_{cell[1]}") for cell in at if cell not in pair_of}
     out = CspText(
         f"Numberlink puzzle, {rows} rows x {cols} columns",
         puzzle.text_lines(),
         ["h_R_C / v_R_C: 1 if the line joins cell (R, C) to its right / lower neighbour",
-         "_c_R_C: the pair (1.. in order of first appearance) whose line passes cell (R, C), 0 if none",
-         "_a_R_C_D: the line reaches cell (R, C) from its neighbour D (0 up, 1 left, 2 right, 3 down)"],
+         f"_c_R_C_K: bit K of the pair (1.. in order of first appearance, {width} bits) whose line passes cell (R, C),",
+         "  0 if none" + ("" if puzzle.every_cell else " (_e_R_C: the cell is empty)"),
+         "_w_S_0/1: the turn count of segment S (see the last block)"],
     )
     out.block("Segments: one 0/1 variable between neighbours")
     out.extend(f"(int {segment_name(s)} 0 1)" for s in segments)
-    out.block("Pairs: a number cell belongs to its pair")
+    out.block("Pairs: a number cell belongs to its pair (bits low first)")
     for cell in sorted(at):
+        out.extend(f"(bool {bit})" for bit in colour[cell])
         k = pair_of.get(cell)
-        lowest = 1 if puzzle.every_cell else 0
-        out.add(f"(int {colour[cell]} {k} {k})" if k else f"(int {colour[cell]} {lowest} {len(pairs)})")
+        if k:
+            out.add(f"(and {' '.join(bit if k >> j & 1 else f'(! {bit})' for j, bit in enumerate(colour[cell]))})")
     if puzzle.every_cell:
         out.block("Rule: a number has one segment, another cell two (lines never branch; every cell is on a line)")
     else:
-        out.block("Rule: a number has one segment, another cell none or two (lines never branch)")
+        out.block("Rule: a number has one segment, another cell none or two (lines never branch);",
+                  "an empty cell has pair 0, a cell on a line another")
     for cell in sorted(at):
         degree = total([segment_name(s) for s in at[cell]])
         if cell in pair_of:
@@ -169,21 +173,30 @@ def generate(puzzle: Numberlink) -> str:
         elif puzzle.every_cell:
             out.add(f"(= {degree} 2)")
         else:
+            out.add(f"(bool {empty[cell]})")
             out.add(f"(or (= {degree} 0) (= {degree} 2))")
-            out.add(f"(iff (= {colour[cell]} 0) (= {degree} 0))")
-    out.block("Rule: a segment joins cells of the same pair (lines never meet)")
+            out.add(f"(iff {empty[cell]} (= {degree} 0))")
+            out.add(f"(=> {empty[cell]} (and {' '.join(f'(! {bit})' for bit in colour[cell])}))")
+            out.add(f"(or {empty[cell]} {' '.join(colour[cell])})")
+    xs, ys = [f"X{k}" for k in range(width)], [f"Y{k}" for k in range(width)]
+    out.block("Rule: a segment joins cells of the same pair (lines never meet)",
+              "(joins S X Y): if S = 1, X = Y bit by bit")
+    out.add(f"(predicate (joins S {' '.join(xs + ys)}) (and "
+            + " ".join(f"(or (= S 0) (! {x}) {y}) (or (= S 0) {x} (! {y}))" for x, y in zip(xs, ys)) + "))")
     for s in segments:
-        out.add(f"(=> (= {segment_name(s)} 1) (= {colour[s[0]]} {colour[s[1]]}))")
+        out.add(f"(joins {segment_name(s)} {' '.join(colour[s[0]] + colour[s[1]])})")
     if puzzle.no_2x2:
-        out.block("Rule: no 2x2 block of cells lies on one line")
+        out.block("Rule: no 2x2 block of cells lies on one line: the pairs of its four cells differ in some bit",
+                  "(apart A B C D): some bit K is not the same in A, B, C and D (the bits of the four pairs)")
+        quads = [f"A{k} B{k} C{k} D{k}" for k in range(width)]
+        out.add(f"(predicate (apart {' '.join(f'A{k}' for k in range(width))} {' '.join(f'B{k}' for k in range(width))}"
+                f" {' '.join(f'C{k}' for k in range(width))} {' '.join(f'D{k}' for k in range(width))}) (or "
+                + " ".join(f"(and (or {q}) (or {' '.join(f'(! {x})' for x in q.split())}))" for q in quads) + "))")
         for r in range(rows - 1):
             for c in range(cols - 1):
-                # All four on one line iff the left, right and one horizontal pair are equal; the block below
-                # (r odd) takes the pair it shares with the block above, so each "!=" is written, and
-                # encoded, for two blocks (25x25: 207,507 -> 180,485 clauses).
-                tl, tr, bl, br = [colour[r + dr, c + dc] for dr in (0, 1) for dc in (0, 1)]
-                across = f"(!= {tl} {tr})" if r % 2 == 0 else f"(!= {bl} {br})"
-                out.add(f"(or (= {tl} 0) {across} (!= {tl} {bl}) (!= {tr} {br}))")
+                block = [(r + dr, c + dc) for dr in (0, 1) for dc in (0, 1)]
+                call = f"(apart {' '.join(bit for cell in block for bit in colour[cell])})"
+                out.add(f"(or {empty[block[0]]} {call})" if block[0] in empty else call)
     if puzzle.no_2x2:
         # Three segments inside a 2x2 block join its four cells into one line, which the rule above forbids;
         # stated on the segments it propagates without going through the pair numbers (25x25 Arukone:
@@ -198,56 +211,54 @@ def generate(puzzle: Numberlink) -> str:
                          ((r, c), (r + 1, c))]
                 out.add(f"(turn {' '.join(segment_name(s) for s in inner)})")
     if puzzle.no_detour:
-        _no_detour(out, puzzle, colour, pair_of)
-    out.block("Rule: every cell of a line but the pair's first number has a predecessor along a segment",
-              "and takes its outgoing number, so following predecessors ends at a first number:")
-    cells = sorted(at)
-    z, outgoing = step_numbers(out, cells, len(cells))
-    for cell in cells:
-        if first.get(pair_of.get(cell)) == cell:
-            continue
-        r, c = cell
-        choices = []
-        for d, other in enumerate(((r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c))):
-            joining = (min(cell, other), max(cell, other))
-            if joining not in segment_set:
-                continue
-            choices.append(predecessor_choice(out, f"a_{r}_{c}_{d}", f"(= {segment_name(joining)} 1)", "step",
-                                              z[cell], outgoing[other]))
-        out.add(f"(=> (!= {colour[cell]} 0) {any_true(choices)})" if cell not in pair_of else any_true(choices))
+        _no_detour(out, puzzle, colour, empty)
+    out.block("Rule: no line closes into a circuit (with the degrees, every line then runs between two numbers,",
+              "and the segments keep it to one pair)")
+    winding_rule(out, at_cell, {cell: "false" for cell in pair_of})  # a number has one segment: no turn
     return out.text()
 
 
-def _no_detour(out: CspText, puzzle: Numberlink, colour: dict[Pos, str], pair_of: dict[Pos, int]) -> None:
+def _no_detour(out: CspText, puzzle: Numberlink, colour: dict[Pos, list[str]], empty: dict[Pos, str]) -> None:
     """Write the no-detour conventions (as cspuz_core's Numberlink solver counts answers)."""
-    rows, cols, pairs = puzzle.rows, puzzle.cols, len(puzzle.pairs())
+    rows, cols = puzzle.rows, puzzle.cols
+    width = len(colour[0, 0])
     h = lambda r, c: segment_name(((r, c), (r, c + 1)))  # noqa: E731
     v = lambda r, c: segment_name(((r, c), (r + 1, c)))  # noqa: E731
-    out.block("No detour: _l_R_C / _u_R_C is the pair of the nearest non-empty cell left of / above (R, C)",
-              "(0: none); two cells of one line with only empty cells between them are joined directly")
+    xs, ys = [f"X{k}" for k in range(width)], [f"Y{k}" for k in range(width)]
+    out.block("No detour: _l_R_C_K / _u_R_C_K is bit K of the pair of the nearest non-empty cell left of / above",
+              "(R, C) (0: none); two cells of one line with only empty cells between them are joined directly",
+              "(copy G X Y): if G, X = Y bit by bit; (direct S X Y): if the pairs X and Y are equal, S = 1")
+    out.add(f"(predicate (copy G {' '.join(xs + ys)}) (and "
+            + " ".join(f"(or (! G) (! {x}) {y}) (or (! G) {x} (! {y}))" for x, y in zip(xs, ys)) + "))")
+    out.add(f"(predicate (direct S {' '.join(xs + ys)}) (or (= S 1) "
+            + " ".join(f"(xor {x} {y})" for x, y in zip(xs, ys)) + "))")
     for axis, before, seg in (("l", lambda r, c: (r, c - 1), h), ("u", lambda r, c: (r - 1, c), v)):
+        seen = {}
         for r in range(rows):
             for c in range(cols):
                 prev = before(r, c)
                 if prev[0] < 0 or prev[1] < 0:
                     continue
-                seen = helper(f"{axis}_{r}_{c}")
-                out.add(f"(int {seen} 0 {pairs})")
-                out.add(f"(=> (!= {colour[prev]} 0) (= {seen} {colour[prev]}))")
-                earlier = before(*prev)
-                out.add(f"(=> (= {colour[prev]} 0) (= {seen} {helper(f'{axis}_{prev[0]}_{prev[1]}')}))"
-                        if earlier[0] >= 0 and earlier[1] >= 0 else f"(=> (= {colour[prev]} 0) (= {seen} 0))")
-                out.add(f"(=> (and (!= {colour[r, c]} 0) (= {colour[r, c]} {seen})) (= {seg(*prev)} 1))")
+                if prev not in empty:  # a number: never empty
+                    seen[r, c] = colour[prev]
+                else:
+                    seen[r, c] = [helper(f"{axis}_{r}_{c}_{k}") for k in range(width)]
+                    out.extend(f"(bool {bit})" for bit in seen[r, c])
+                    out.add(f"(copy (! {empty[prev]}) {' '.join(seen[r, c] + colour[prev])})")
+                    out.add(f"(copy {empty[prev]} {' '.join(seen[r, c] + seen[prev])})" if prev in seen else
+                            f"(=> {empty[prev]} (and {' '.join(f'(! {bit})' for bit in seen[r, c])}))")
+                call = f"(direct {seg(*prev)} {' '.join(colour[r, c] + seen[r, c])})"
+                out.add(f"(or {empty[r, c]} {call})" if (r, c) in empty else call)
     out.block("No detour: no 2x2 block holds three segments; a bend whose inner diagonal cell is free is pushed",
               "down (that cell bends the same way), and forbidden where it cannot be")
     for r in range(rows - 1):
         for c in range(cols - 1):
             out.add(f"(<= {total([h(r, c), h(r + 1, c), v(r, c), v(r, c + 1)])} 2)")
-            if (r + 1, c + 1) not in pair_of:
+            if (r + 1, c + 1) in empty:  # not a number
                 bend = f"(and (= {h(r, c)} 1) (= {v(r, c)} 1))"
                 out.add(f"(not {bend})" if r == rows - 2 or c == cols - 2
                         else f"(=> {bend} (and (= {h(r + 1, c + 1)} 1) (= {v(r + 1, c + 1)} 1)))")
-            if (r + 1, c) not in pair_of:
+            if (r + 1, c) in empty:
                 bend = f"(and (= {h(r, c)} 1) (= {v(r, c + 1)} 1))"
                 out.add(f"(not {bend})" if r == rows - 2 or c == 0
                         else f"(=> {bend} (and (= {h(r + 1, c - 1)} 1) (= {v(r + 1, c)} 1)))")
@@ -258,11 +269,12 @@ def decode(puzzle: Numberlink, values: Values) -> set[Segment]:
     return {s for s in puzzle.segments() if need_in(values, segment_name(s), 0, 1, "0 or 1")}
 
 
-def _trace(start: Pos, drawn: set[Segment]) -> list[Pos]:
-    """The cells of the line from `start` (following drawn segments until it ends or returns)."""
+def _trace(start: Pos, around: dict[Pos, list[Pos]]) -> list[Pos]:
+    """The cells of the line from `start` (following drawn segments, `around`: each cell's neighbours along
+    one, until the line ends or returns)."""
     path, previous, cell = [start], None, start
     while True:
-        step = [b if a == cell else a for a, b in drawn if cell in (a, b) and (b if a == cell else a) != previous]
+        step = [other for other in around.get(cell, ()) if other != previous]
         if len(step) != 1 or step[0] == start:
             return path
         previous, cell = cell, step[0]
@@ -275,9 +287,12 @@ def check(puzzle: Numberlink, drawn: set[Segment]) -> list[Violation]:
     lines, no empty cell (``every-cell``) and no 2x2 block on one line (``no-2x2``)."""
     found = []
     degree: dict[Pos, int] = {}
+    around: dict[Pos, list[Pos]] = {}
     for a, b in drawn:
         degree[a] = degree.get(a, 0) + 1
         degree[b] = degree.get(b, 0) + 1
+        around.setdefault(a, []).append(b)
+        around.setdefault(b, []).append(a)
     for r in range(puzzle.rows):
         for c in range(puzzle.cols):
             d = degree.get((r, c), 0)
@@ -291,7 +306,7 @@ def check(puzzle: Numberlink, drawn: set[Segment]) -> list[Violation]:
     reached: set[Pos] = set()
     line_of: dict[Pos, int] = {}
     for cell, value in sorted(puzzle.numbers.items()):
-        path = _trace(cell, drawn)
+        path = _trace(cell, around)
         reached.update(path)
         line_of.update((on, value) for on in path)
         end = path[-1]

@@ -11,8 +11,8 @@ cells within its size in steps). Unshaded neighbours share the island number,
 so an island can hold only one clue. Islands stay connected to their clue by a
 distance ``_d_R_C`` that decreases towards the clue, and the wall is connected
 by `boardkit.connected_rule` (every wall cell but the first has a wall
-neighbour as predecessor, ``_a``, with short numbers ``_z``/``_n`` that rule out
-circles of predecessors). Sizes are sums of ``(if ...)`` terms.
+neighbour as parent, ``_a``, and a turn parity ``_k`` rules out circuits of
+parents). Sizes are sums of ``(if ...)`` terms.
 The island numbers ``g`` follow from the shading and are the printed answer;
 the distances and the wall numbering do not, and are hidden helpers (``_``).
 """
@@ -130,7 +130,7 @@ def _distance_bounds(puzzle: Nurikabe, cell: Pos, values: dict[int, int | None])
 def puzzle_variables(puzzle: Nurikabe) -> list[str]:
     """The variables that determine a solution: the island number ``g_R_C`` of every cell.
 
-    (The hidden distances ``_d`` and the wall's predecessors and numbers are not determined
+    (The hidden distances ``_d`` and the wall's parents and turn parities are not determined
     by the shading; the printed variables are exactly these.)
     """
     return [_name("g", (r, c)) for r in range(puzzle.rows) for c in range(puzzle.cols)]
@@ -154,7 +154,7 @@ def generate(puzzle: Nurikabe) -> str:
         [
             "g_R_C: 0 if cell (R, C) is shaded (wall), else the number of the clue whose island holds it",
             "clues: " + ", ".join(f"{n}=({r},{c})" for (r, c), n in ids.items()),
-            "_d_R_C: distance of an island cell from its clue; _a, _z, _n, _s, _t: the wall's connection to its root",
+            "_d_R_C: distance of an island cell from its clue; _a, _k, _s: the wall's connection to its root",
         ],
     )
     out.block("Island numbers: a clue's island only reaches cells closer than its size")
@@ -203,7 +203,7 @@ def generate(puzzle: Nurikabe) -> str:
             if all(cell in wall_set for cell in square):
                 out.add(any_true([f"(!= {g[cell]} 0)" for cell in square]))
     if wallable:
-        connected_rule(out, wallable, lambda cell: f"(= {g[cell]} 0)", rows, cols, "the wall cells", walls_max)
+        connected_rule(out, wallable, lambda cell: f"(= {g[cell]} 0)", rows, cols, "the wall cells")
     else:
         out.block("No cell can be a wall: the clues fill the board")
     return out.text()

@@ -14,21 +14,21 @@ from pysat.solvers import Solver
 
 from csp2sat.checker import check
 from csp2sat.compiler import compile_model
-from csp2sat.generators.boardkit import CspText, connected, connected_rule, step_numbers
+from csp2sat.generators.boardkit import CspText, connected, connected_rule, step_numbers, winding_rule
 from csp2sat.parser import parse_text
 
 
-def _compiled_rule(rows: int, cols: int, cells: list[tuple[int, int]], bound: int | None):
+def _compiled_rule(rows: int, cols: int, cells: list[tuple[int, int]]):
     out = CspText("connectivity test", [])
     out.extend(f"(bool x_{r}_{c})" for r, c in cells)
-    connected_rule(out, cells, lambda cell: f"x_{cell[0]}_{cell[1]}", rows, cols, "the x cells", bound)
+    connected_rule(out, cells, lambda cell: f"x_{cell[0]}_{cell[1]}", rows, cols, "the x cells")
     return compile_model(check(parse_text(out.text())))
 
 
-@pytest.mark.parametrize("rows, cols, holes", [(3, 3, ()), (2, 4, ()), (3, 4, ((1, 1),)), (1, 5, ())])
+@pytest.mark.parametrize("rows, cols, holes", [(3, 3, ()), (2, 4, ()), (3, 4, ((1, 1),)), (1, 5, ()), (4, 4, ((0, 3),))])
 def test_connected_rule_holds_exactly_for_connected_subsets(rows: int, cols: int, holes: tuple) -> None:
     cells = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in holes]
-    compiled = _compiled_rule(rows, cols, cells, None)
+    compiled = _compiled_rule(rows, cols, cells)
     with Solver(name="cadical195") as sat:
         compiled.load(sat)
         for mask in range(1 << len(cells)):
@@ -36,20 +36,6 @@ def test_connected_rule_holds_exactly_for_connected_subsets(rows: int, cols: int
             assumptions = [lit for i, (r, c) in enumerate(cells)
                            for lit in compiled.value_literals(f"x_{r}_{c}", bool(mask >> i & 1))]
             assert sat.solve(assumptions=assumptions) == (len(connected(chosen)) <= 1), chosen
-
-
-def test_bound_is_an_upper_bound_on_the_inside_cells_only() -> None:
-    # with at most 4 inside cells the numbers are narrower, and connected sets of up to 4 still pass
-    rows, cols = 3, 3
-    cells = [(r, c) for r in range(rows) for c in range(cols)]
-    compiled = _compiled_rule(rows, cols, cells, 4)
-    with Solver(name="cadical195") as sat:
-        compiled.load(sat)
-        for size in range(5):
-            for chosen in itertools.combinations(cells, size):
-                assumptions = [lit for cell in cells
-                               for lit in compiled.value_literals(f"x_{cell[0]}_{cell[1]}", cell in chosen)]
-                assert sat.solve(assumptions=assumptions) == (len(connected(chosen)) <= 1), chosen
 
 
 def test_step_numbers_on_a_graph_that_is_not_bipartite_rule_out_every_circle() -> None:
@@ -70,3 +56,54 @@ def test_step_numbers_on_a_graph_that_is_not_bipartite_rule_out_every_circle() -
             out.add(f"(or {' '.join(choices)})")
         with Solver(name="cadical195", bootstrap_with=compile_model(check(parse_text(out.text()))).clauses()) as sat:
             assert sat.solve() == (root is not None)
+
+
+def _grid_edges(rows: int, cols: int) -> list[tuple[str, tuple[int, int], tuple[int, int]]]:
+    edges = [(f"h_{r}_{c}", (r, c), (r, c + 1)) for r in range(rows) for c in range(cols - 1)]
+    return edges + [(f"v_{r}_{c}", (r, c), (r + 1, c)) for r in range(rows - 1) for c in range(cols)]
+
+
+def _has_circuit(chosen) -> bool:
+    parent: dict = {}
+
+    def root(n):
+        while parent.get(n, n) != n:
+            n = parent[n]
+        return n
+    for _, a, b in chosen:
+        ra, rb = root(a), root(b)
+        if ra == rb:
+            return True
+        parent[ra] = rb
+    return False
+
+
+@pytest.mark.parametrize("rows, cols", [(3, 3), (2, 4), (3, 4)])
+def test_winding_rule_allows_exactly_the_edge_sets_without_circuits(rows: int, cols: int) -> None:
+    # Every edge set with at most two edges at a node (lines and loops) is tried: the rule must be
+    # satisfiable exactly when the set closes no circuit (two separate 2x2 squares fit in 3x4).
+    edges = _grid_edges(rows, cols)
+    incident: dict = {}
+    for name, a, b in edges:
+        incident.setdefault(a, []).append((name, b))
+        incident.setdefault(b, []).append((name, a))
+    out = CspText("winding test", [])
+    out.extend(f"(int {name} 0 1)" for name, _, _ in edges)
+    winding_rule(out, incident)
+    compiled = compile_model(check(parse_text(out.text())))
+    assumed = {name: {v: compiled.value_literals(name, v) for v in (0, 1)} for name, _, _ in edges}
+    tried = 0
+    with Solver(name="cadical195", bootstrap_with=compiled.clauses()) as sat:
+        for mask in range(1 << len(edges)):
+            chosen = [e for i, e in enumerate(edges) if mask >> i & 1]
+            degree: dict = {}
+            for _, a, b in chosen:
+                degree[a] = degree.get(a, 0) + 1
+                degree[b] = degree.get(b, 0) + 1
+            if any(d > 2 for d in degree.values()):
+                continue
+            tried += 1
+            on = {name for name, _, _ in chosen}
+            assumptions = [lit for name, _, _ in edges for lit in assumed[name][int(name in on)]]
+            assert sat.solve(assumptions=assumptions) == (not _has_circuit(chosen)), sorted(on)
+    assert tried > 100

@@ -30,8 +30,10 @@ def test_generated_file_is_readable_sugar():
     assert puzzle.pairs() == [1, 2, 3]
     text = numberlink.generate(puzzle)
     assert "(= (+ h_0_0 v_0_0) 1)" in text
-    # the pair's first number (0,0) is where predecessors end; the second 1 (3,1) has one
-    assert "(bool _a_0_0_" not in text and "(or _a_3_1_0 _a_3_1_1 _a_3_1_2 _a_3_1_3)" in text
+    # no closed circuit: the turn counts (hidden) of the three segments at cell (0,1); none at a number
+    assert "(bool _w_h_0_0_0)" in text
+    assert "(turns_lrd h_0_0 h_0_1 v_0_1 _w_h_0_0_0 _w_h_0_0_1 _w_h_0_1_0 _w_h_0_1_1 _w_v_0_1_0 _w_v_0_1_1)" in text
+    assert "(turns_rd h_0_0 v_0_0 " not in text
     parse_text(text)
 
 
@@ -119,7 +121,9 @@ def test_no_detour_counts_answers_up_to_detours():
     assert numberlink.check(puzzle, drawn) == []
     assert numberlink.render(puzzle, drawn, "answer").splitlines()[0] == "1-+-+-1"
     generated = numberlink.generate(puzzle)
-    assert "No detour" in generated and "(int _l_0_1 0 2)" in generated
+    # the pair seen left of (0,2) has 2 bits; left of (0,1) stands a number, whose pair bits serve
+    assert "No detour" in generated and "(bool _l_0_2_1)" in generated and "_l_0_1_" not in generated
+    assert "(direct h_0_0 _c_0_1_0 _c_0_1_1 _c_0_0_0 _c_0_0_1)" in generated
     parse_text(generated)
 
 

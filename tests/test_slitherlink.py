@@ -54,10 +54,11 @@ def test_generated_file_is_valid_sugar_with_rule_blocks() -> None:
     assert "(= (+ h_3_3 h_4_3 v_3_3 v_3_4) 1)" in text
     assert {"h_0_0", "v_3_4", "_p_4_4"} <= set(model.int_vars)
     assert all(n[0] in "hv" for n in model.int_vars if not n.startswith("_")) and not [n for n in model.bool_vars if not n.startswith("_")]
-    # 25 lattice points, 12 on the counting side of the grid: 4 bits; the root (corner of
-    # the first 3) is fixed to number 0; only counting nodes (odd R+C) have n bits.
-    assert "_z_4_4_3" in model.bool_vars and "_z_4_4_4" not in model.bool_vars and "(! _z_0_0_3)" in text
-    assert "_n_0_1_3" in model.bool_vars and "_n_0_0_0" not in model.bool_vars
+    # One circuit by turning: 2 bits per edge, a rule per pair of edges at a node, none at the root
+    # (the corner of the first 3), no numbers.
+    assert {"_w_h_0_0_0", "_w_v_3_4_1"} <= set(model.bool_vars) and not [n for n in model.bool_vars if n.startswith("_z")]
+    assert "(turns_lrd h_0_0 h_0_1 v_0_1 _w_h_0_0_0 _w_h_0_0_1 _w_h_0_1_0 _w_h_0_1_1 _w_v_0_1_0 _w_v_0_1_1)" in text
+    assert "(turns_rd h_0_0 v_0_0 " not in text
 
 
 def test_without_a_three_the_root_is_chosen_by_a_prefix_chain() -> None:
