@@ -307,6 +307,10 @@ def _decode_reply(data: bytes) -> dict | None:
         return None
 
 
+# Signals a process dies of when an allocation fails in C code that does not check for it.
+_MEMORY_DEATHS = frozenset({signal.SIGSEGV, signal.SIGBUS, signal.SIGABRT})
+
+
 def _death_reply(status: int, hit_deadline: bool, memory_mb: int | None, stderr: str) -> dict:
     """The reply for a child that died without answering."""
     if hit_deadline:
@@ -319,6 +323,10 @@ def _death_reply(status: int, hit_deadline: bool, memory_mb: int | None, stderr:
     detail = f"{how}: {' | '.join(tail)}" if tail else how
     if memory_mb and any(word in stderr for word in ("bad_alloc", "MemoryError", "out of memory", "Cannot allocate")):
         return {"ok": False, "failure": "memory", "error": f"out of memory ({detail})"}
+    if memory_mb and os.WIFSIGNALED(status) and os.WTERMSIG(status) in _MEMORY_DEATHS:
+        # C code (a SAT solver, numpy) that gets NULL from malloc under RLIMIT_AS often dies this way without a
+        # word; under a memory limit that is by far the likelier cause, and the record says it is a guess
+        return {"ok": False, "failure": "memory", "error": f"out of memory, probably ({detail})"}
     return {"ok": False, "failure": "crash", "error": detail}
 
 

@@ -225,7 +225,7 @@ def test_timeout_memory_and_errors_are_recorded_and_the_batch_goes_on(tmp_path: 
     status = _main_status("batch", str(big), str(good), "--memory-limit", "60", "-o", str(out2), "-q")
     assert status == 1
     recs = {Path(r["file"]).name: r for r in map(json.loads, out2.read_text().splitlines())}
-    assert recs["nqueens-200.csp"]["status"] == "memory", recs["nqueens-200.csp"]
+    assert recs["nqueens-200.csp"]["status"] == "memory", recs["nqueens-200.csp"]["error"]
     assert "--memory-limit 60 MB" in recs["nqueens-200.csp"]["error"]
     assert recs["alldiff_args.csp"]["status"] == "SATISFIABLE"
 
@@ -257,6 +257,9 @@ def test_sandbox_contains_crashes_and_solvers_that_ignore_the_deadline(tmp_path:
     assert time.monotonic() - started < 0.5 + 2 * 2.0 + 5  # deadline + grace, with room for a busy machine
     fine = run_isolated("batch_probes:answer", 21, preload=preload)  # the same sandbox serves on
     assert fine["ok"] and fine["value"] == {"twice": 42} and fine["peak_mb"] > 0
+    # under a memory limit a silent abort is most likely a failed allocation in C code, and is recorded so
+    guessed = run_isolated("batch_probes:crash", None, memory_mb=4000, preload=preload)
+    assert guessed["failure"] == "memory" and "probably" in guessed["error"] and "SIGABRT" in guessed["error"]
 
 
 def test_an_exception_in_a_task_is_an_internal_error_record() -> None:
