@@ -45,6 +45,9 @@ MAX_LOG_DOMAIN_SIZE = (1 << 32) + 1
 TABLE_LIMIT = 1 << 10
 # Longest sum a literal may keep; longer sums are split (Sugar also uses 3).
 MAX_SUM_TERMS = 3
+# An `or` of intervals of one variable with at most this many values in all: one literal per value
+# (`_Normaliser._memberships`).
+MEMBER_MAX_VALUES = 64
 # Predicate calls nested deeper than this are taken as a runaway recursion.
 MAX_INLINE_DEPTH = 200
 
@@ -197,6 +200,7 @@ class Normaliser:
         self._var_cache: dict[tuple, int] = {}
         self._named: dict[int, tuple[Node, NNF]] = {}
         self._split_cache: dict[tuple, int] = {}
+        self._equal_cache: dict[tuple[int, int], int] = {}  # (int var, value) -> Boolean ⇔ var = value
         # Clauses of top-level predicate calls, per (predicate, argument shape); False: not reusable.
         self._call_templates: dict[tuple, "CallTemplate | bool"] = {}
         self._closed: dict[str, bool] = {}
@@ -262,6 +266,10 @@ class Normaliser:
             for item in items:
                 self._emit(item, prefix, origin)
             return
+        if len(items) > 2:
+            items = self._memberships(items)
+        if self._equal_cache:
+            items = self._exclusions(items)
         lits = [x for x in items if _is_lit(x)]
         conj = [x for x in items if not _is_lit(x)]
         # One conjunction can be distributed over the rest of the clause without a new variable.
@@ -273,6 +281,97 @@ class Normaliser:
             self._emit(conj[0], prefix + lits, origin)
         else:
             self._add_clause(prefix + lits, origin)
+
+    def _memberships(self, items: list) -> list:
+        """The items of an `or`, those saying "x in one of several intervals" (at least two bounded
+        on both sides, at most `MEMBER_MAX_VALUES` values in all) replaced by one literal ``x = v``
+        per value (`_equal`).
+
+        Why: written as intervals, the clause is distributed and all but one interval named by a
+        one-way auxiliary, which propagates as much but learns far worse: the pentomino boxes'
+        "cell (R, C) is piece K's" → "p_K is one of these placements" needs half the conflicts
+        with the values as one clause (docs/performance.md, "Pentomino one answer").
+        """
+        found: dict[int, list[tuple[int, int, int, bool]]] = {}
+        for k, item in enumerate(items):
+            span = self._interval(item)
+            if span is not None:
+                found.setdefault(span[0], []).append((k, span[1], span[2], not _is_lit(item)))
+        replaced: set[int] = set()
+        extra: list[Lit] = []
+        for x, spans in found.items():
+            if sum(1 for *_, both in spans if both) < 2:
+                continue
+            dom = self.csp.int_domains[x]
+            spans = [(k, max(lo, dom.lb), min(hi, dom.ub), both) for k, lo, hi, both in spans]
+            if sum(hi - lo + 1 for _, lo, hi, _ in spans if hi >= lo) > MEMBER_MAX_VALUES:
+                continue
+            values = sorted({v for _, lo, hi, _ in spans for v in range(lo, hi + 1) if v in dom})
+            replaced.update(k for k, *_ in spans)
+            extra.extend(self._equal(x, v) for v in values)
+        if not replaced:
+            return items
+        return [item for k, item in enumerate(items) if k not in replaced] + extra
+
+    def _exclusions(self, items: list) -> list:
+        """The items of an `or`, a pair ``x < a``, ``x > b`` of a variable whose values have literals
+        (`_memberships`) replaced by the conjunction of ``x ≠ v`` for v in [a, b] (put first, so that it
+        is the one distributed over the clause): "placement v is impossible" then says so in the same
+        literals the memberships use."""
+        upper: dict[int, int] = {}
+        for k, item in enumerate(items):
+            if item.__class__ is Linear and len(item.vars) == 1 and item.coefs[0] > 0:
+                upper[item.vars[0]] = k
+        if not upper:
+            return items
+        for k, item in enumerate(items):
+            if item.__class__ is not Linear or len(item.vars) != 1 or item.coefs[0] > 0 or item.vars[0] not in upper:
+                continue
+            x = item.vars[0]
+            j = upper[x]
+            below = items[j].c // items[j].coefs[0]
+            above = -(item.c // -item.coefs[0])
+            gap = [v for v in range(below + 1, above) if v in self.csp.int_domains[x]] \
+                if above - below <= MEMBER_MAX_VALUES else []
+            if not gap or any((x, v) not in self._equal_cache for v in gap):
+                continue
+            excluded = [-self._equal_cache[(x, v)] for v in gap]
+            rest = [other for i, other in enumerate(items) if i != j and i != k]
+            return [("and", excluded) if len(excluded) > 1 else excluded[0]] + rest
+        return items
+
+    @staticmethod
+    def _interval(item: NNF) -> "tuple[int, int, int] | None":
+        """(x, lo, hi) when `item` says lo ≤ x ≤ hi of one integer variable (one bound may be open)."""
+        if _is_lit(item):
+            parts = [item]
+        elif item[0] == "and" and len(item[1]) == 2:
+            parts = item[1]
+        else:
+            return None
+        lo, hi, var = -(1 << 62), 1 << 62, None
+        for lit in parts:
+            if lit.__class__ is not Linear or len(lit.vars) != 1 or (var is not None and lit.vars[0] != var):
+                return None
+            var, a = lit.vars[0], lit.coefs[0]
+            if a > 0:
+                hi = min(hi, lit.c // a)
+            else:
+                lo = max(lo, -(lit.c // -a))
+        return var, lo, hi
+
+    def _equal(self, x: int, v: int) -> int:
+        """A Boolean defined (both ways) as ``x = v``, one per (x, v) and shared."""
+        lit = self._equal_cache.get((x, v))
+        if lit is None:
+            lit = self.new_bool()
+            self._equal_cache[(x, v)] = lit
+            at_most, at_least = Linear((1,), (x,), v), Linear((-1,), (x,), -v)
+            below, above = Linear((1,), (x,), v - 1), Linear((-1,), (x,), -v - 1)
+            self._add_clause([-lit, at_most], -1)
+            self._add_clause([-lit, at_least], -1)
+            self._add_clause([lit, below, above], -1)
+        return lit
 
     def _add_clause(self, lits: list[Lit], origin: int) -> None:
         out: list[Lit] = []
