@@ -259,6 +259,8 @@ def _encode_clause(lits: list, prefix: list[int], order: OrderEncoding, pool: Po
         cards.add_at_most(*_count_inputs(lits[0], order), prefix)  # a count alone: no output literal needed
         return
     if order.direct:
+        if _direct_split(lits, prefix, order, out):
+            return
         lits, prefix = _direct_part(lits, prefix, order)
         if lits is None:
             return
@@ -461,6 +463,43 @@ def _direct_part(lits: list, prefix: list[int], order: OrderEncoding) -> "tuple[
         else:
             extra.extend(base + k for k in allowed)
     return rest, extra
+
+
+def _direct_split(lits: list, prefix: list[int], order: OrderEncoding, out: ClauseBuffer) -> bool:
+    """``B ∨ x ∈ S`` as one binary-or-short clause ``B ∨ ¬(x = v)`` per value v outside S (False if not done).
+
+    Only for a clause whose other literals B are Booleans and whose one direct variable x misses
+    fewer values than S holds (e.g. ``B ∨ x < a ∨ x > b``, the negation of ``a ≤ x ≤ b``): with x's
+    at-least-one clause the clauses mean the same, and unit propagation gets more from them
+    (x = v alone implies B, where the single clause needs every value of S false first).
+    """
+    var = None
+    spans: list[tuple[int, int]] = []
+    for lit in lits:
+        if isinstance(lit, DirectRange):
+            v, span = lit.var, (lit.lo, lit.hi)
+        elif isinstance(lit, Linear) and len(lit.vars) == 1 and order.is_direct(lit.vars[0]):
+            v, span = lit.vars[0], order.index_range(lit.vars[0], lit.coefs[0], lit.c)
+        elif lit.__class__ is int:
+            continue
+        else:
+            return False
+        if var is not None and v != var:
+            return False
+        var = v
+        spans.append(span)
+    if var is None:
+        return False
+    n = len(order.values[var])
+    allowed = {k for lo, hi in spans for k in range(lo, hi)}
+    missing = [k for k in range(n) if k not in allowed]
+    if len(missing) < 2 or len(missing) >= len(allowed):
+        return False  # one value missing: _direct_part writes one literal; many: the clause is shorter
+    booleans = [lit for lit in lits if lit.__class__ is int]
+    base = order.base[var]
+    for k in missing:
+        out.add(list(prefix) + booleans + [-(base + k)])
+    return True
 
 
 def _direct_interval(lit: object, order: OrderEncoding) -> "tuple[int, int, int] | None":

@@ -338,3 +338,22 @@ def test_auto_alldifferent_is_relational_for_long_permutations_only() -> None:
     assert clauses(20, 20, "auto") == clauses(20, 20, "relational") > clauses(20, 20, "pairwise")
     assert clauses(16, 16, "auto") == clauses(16, 16, "pairwise") < clauses(16, 16, "relational")
     assert clauses(20, 21, "auto") == clauses(20, 21, "pairwise")  # not a permutation
+
+
+def test_direct_variable_outside_a_short_range_is_one_short_clause_per_value_of_the_range() -> None:
+    """``b ∨ p < 4 ∨ p > 6`` on a direct p: ``b ∨ ¬(p = v)`` for v = 4, 5, 6 (so p = 5 alone implies b),
+    not one clause listing the six other values; the answers stay the same."""
+    from csp2sat.checker import check
+    from csp2sat.compiler import compile_model
+    from csp2sat.enumerate import count_solutions
+    from csp2sat.parser import parse_text
+
+    model = check(parse_text("(int p 1 9)\n(bool b)\n(or b (< p 4) (> p 6))\n"))
+    compiled = compile_model(model, options={"int": "direct"})
+    eq = dict(zip(compiled.domain_values("p"), compiled.direct_literals("p")))
+    (b,) = compiled.value_literals("b", True)
+    clauses = {tuple(sorted(c)) for c in compiled.clauses()}
+    for v in (4, 5, 6):
+        assert tuple(sorted([b, -eq[v]])) in clauses
+    assert not any(len(c) > 2 and b in c for c in clauses)
+    assert count_solutions(compiled, model) == 9 + 6  # b true: any p; b false: p outside 4..6
