@@ -321,7 +321,8 @@ def _death_reply(status: int, hit_deadline: bool, memory_mb: int | None, stderr:
         how = f"exited with status {os.WEXITSTATUS(status)} without a result"
     tail = stderr.strip().splitlines()[-3:]
     detail = f"{how}: {' | '.join(tail)}" if tail else how
-    if memory_mb and any(word in stderr for word in ("bad_alloc", "MemoryError", "out of memory", "Cannot allocate")):
+    said = stderr.lower()  # glibc's loader says "cannot allocate memory for thread-local data", errno "Cannot allocate"
+    if memory_mb and any(word in said for word in ("bad_alloc", "memoryerror", "out of memory", "cannot allocate")):
         return {"ok": False, "failure": "memory", "error": f"out of memory ({detail})"}
     if memory_mb and os.WIFSIGNALED(status) and os.WTERMSIG(status) in _MEMORY_DEATHS:
         # C code (a SAT solver, numpy) that gets NULL from malloc under RLIMIT_AS often dies this way without a

@@ -232,7 +232,7 @@ def test_timeout_memory_and_errors_are_recorded_and_the_batch_goes_on(tmp_path: 
 
 # Functions the sandbox runs in the crash and hang tests (imported there by module name).
 PROBES = '''
-import os, signal, time
+import os, signal, sys, time
 def crash(arg): os.abort()
 def ignore_sigint(arg):
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -240,6 +240,10 @@ def ignore_sigint(arg):
     return "finished"
 def answer(arg): return {"twice": 2 * arg}
 def leave(arg): os._exit(3)
+def starve(arg):
+    sys.stderr.write("cannot allocate memory for thread-local data: ABORT\n")
+    sys.stderr.flush()
+    os._exit(127)
 '''
 
 
@@ -260,6 +264,8 @@ def test_sandbox_contains_crashes_and_solvers_that_ignore_the_deadline(tmp_path:
     # under a memory limit a silent abort is most likely a failed allocation in C code, and is recorded so
     guessed = run_isolated("batch_probes:crash", None, memory_mb=4000, preload=preload)
     assert guessed["failure"] == "memory" and "probably" in guessed["error"] and "SIGABRT" in guessed["error"]
+    starved = run_isolated("batch_probes:starve", None, memory_mb=4000, preload=preload)  # glibc's loader, seen in CI
+    assert starved["failure"] == "memory" and "thread-local" in starved["error"]
 
 
 def test_an_exception_in_a_task_is_an_internal_error_record() -> None:
