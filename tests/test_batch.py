@@ -241,8 +241,7 @@ def ignore_sigint(arg):
 def answer(arg): return {"twice": 2 * arg}
 def leave(arg): os._exit(3)
 def starve(arg):
-    sys.stderr.write("cannot allocate memory for thread-local data: ABORT\n")
-    sys.stderr.flush()
+    print("cannot allocate memory for thread-local data: ABORT", file=sys.stderr, flush=True)
     os._exit(127)
 '''
 
