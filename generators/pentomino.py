@@ -25,6 +25,7 @@ from csp2sat.generators.boardkit import (
     CspText,
     Pos,
     Svg,
+    any_of,
     check_format,
     chosen_options,
     exact_cover,
@@ -187,6 +188,52 @@ def generate(box: Box) -> str:
     return out.text()
 
 
+def orbit_least_placements(box: Box) -> tuple[Chooser, list[int]] | None:
+    """The piece whose placements are cut most by keeping only the least of each orbit, and those kept.
+
+    Under the box's symmetries (`symmetries`: the moves that map its cells onto themselves, with the
+    identity a group) a placement's orbit is the placements its moves turn it into; a placement is
+    kept (as its 1-based number) when no move turns it into one of a smaller number. Every packing
+    has an image in which any one piece lies at the least placement of its orbit, so restricting one
+    piece loses no packing up to symmetry. The piece chosen is the one with the fewest kept (ties:
+    the first in F..Z order). None when the box has no symmetry.
+    """
+    moves = symmetries(box)
+    if not moves:
+        return None
+    best: tuple[Chooser, list[int]] | None = None
+    for ch in box.choosers:
+        number = {option: n for n, option in enumerate(ch.options, 1)}
+        kept = [n for option, n in number.items()
+                if all(number[tuple(sorted(move(r, c) for r, c in option))] >= n for move in moves)]
+        if best is None or len(kept) < len(best[1]):
+            best = (ch, kept)
+    return best
+
+
+def generate_one(box: Box) -> str:
+    """The CSP text of `generate` plus symmetry breaking, for one packing (or a second for ``--unique``).
+
+    It keeps one packing (at least) of every class of packings equal up to the box's symmetries,
+    not every packing, so it is for `csp2sat puzzle` without counting or facts
+    (`Genre.generate_one`); ``--unique`` stays sound because `images` applies the same symmetries.
+    """
+    text = generate(box)
+    least = orbit_least_placements(box)
+    if least is None:
+        return text
+    ch, kept = least
+    return text + "\n".join((
+        "",
+        "; Symmetry breaking (one answer only, not for counting): a packing turned or reflected by a symmetry",
+        f";   of the box is a packing too, and one of these images puts {ch.var[2:]} at the least-numbered placement",
+        f";   of its orbit under the symmetries; so {ch.var} keeps those {len(kept)} of its {len(ch.options)} placements",
+        ";   and no packing is lost up to symmetry",
+        any_of(ch.var, kept),
+        "",
+    ))
+
+
 def decode(box: Box, values: Values) -> list[str]:
     """The packing as rows of piece letters (``#`` for blocked cells).
 
@@ -289,5 +336,6 @@ GENRE = register(
         render=render,
         check=check,
         images=images,
+        generate_one=generate_one,
     )
 )
