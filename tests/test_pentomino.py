@@ -3,6 +3,7 @@ and every data/pentomino box packed end to end."""
 
 from __future__ import annotations
 
+import itertools
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -200,8 +201,8 @@ def _symmetry_boxes() -> list[tuple[str, str]]:
 @pytest.mark.parametrize("name,text", _symmetry_boxes(), ids=[n for n, _ in _symmetry_boxes()])
 def test_orbit_least_placements_meet_every_orbit(name, text):
     box = pentomino.read(text)
-    chooser, kept = pentomino.orbit_least_placements(box)
     moves = pentomino.symmetries(box)
+    chooser, kept = pentomino.orbit_least_placements(box.choosers, moves)
     number = {option: n for n, option in enumerate(chooser.options, 1)}
     for option, n in number.items():
         orbit = {n} | {number[tuple(sorted(move(r, c) for r, c in option))] for move in moves}
@@ -214,7 +215,8 @@ def test_orbit_least_placements_meet_every_orbit(name, text):
 
 def test_box_without_symmetry_is_not_restricted():
     box = pentomino.read(L_SHAPE)
-    assert pentomino.orbit_least_placements(box) is None
+    assert pentomino.orbit_least_placements(box.choosers, []) is None
+    assert pentomino.symmetry_breaking(box) == []
     assert pentomino.generate_one(box) == pentomino.generate(box)
 
 
@@ -270,3 +272,25 @@ def test_restriction_keeps_every_packing_class_of_the_3x20_box():
     assert kept and all(rows in every for rows in kept) and len(kept) < len(every)
     classes = {min(tuple(image) for image in [rows] + list(pentomino.images(box, rows))) for rows in every}
     assert {min(tuple(image) for image in [rows] + list(pentomino.images(box, rows))) for rows in kept} == classes
+
+
+@pytest.mark.parametrize("name,text", _symmetry_boxes(), ids=[n for n, _ in _symmetry_boxes()])
+def test_symmetry_breaking_keeps_an_image_of_every_pair_of_placements(name, text):
+    """The restriction names two pieces only, so it loses no packing up to symmetry exactly when every
+    two non-overlapping placements of those pieces have an image (under the box's symmetries) it accepts."""
+    box = pentomino.read(text)
+    lines = pentomino.symmetry_breaking(box)
+    pieces = sorted({ch for ch in box.choosers if any(ch.var in line for line in lines if not line.startswith(";"))},
+                    key=lambda ch: ch.ident)
+    assert 1 <= len(pieces) <= 2  # the second only where some symmetry leaves the first piece in place
+    declared = "".join(f"(int {ch.var} 1 {len(ch.options)})\n" for ch in pieces)
+    restriction = csp2sat.parse(declared + "\n".join(lines) + "\n")
+    moves = [lambda r, c: (r, c)] + pentomino.symmetries(box)
+    numbers = [{option: n for n, option in enumerate(ch.options, 1)} for ch in pieces]
+    pairs = itertools.product(*(ch.options for ch in pieces))
+    for placed in pairs:
+        if len({cell for option in placed for cell in option}) < 5 * len(placed):
+            continue  # overlapping: in no packing
+        assert any(satisfies(restriction, {ch.var: number[tuple(sorted(move(r, c) for r, c in option))]
+                                           for ch, number, option in zip(pieces, numbers, placed)})
+                   for move in moves), placed
