@@ -11,6 +11,9 @@ The placement variables ``p_*`` determine the packing and are the printed
 answer; the cell variables follow from them and are hidden helpers, so counting
 printed answers counts packings (6x10: 9356, 3x20: 8); `placement_variables`
 lists them for the enumeration tools.
+
+For one answer `csp2sat puzzle` solves `generate_one`: the same text plus a restriction
+that breaks the box's symmetries (`symmetry_breaking`), keeping a packing of every class.
 """
 
 from __future__ import annotations
