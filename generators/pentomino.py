@@ -236,9 +236,9 @@ def symmetry_breaking(box: Box) -> list[str]:
     piece, kept = first
     lines = [
         "; Symmetry breaking (one answer only, not for counting): a packing turned or reflected by a symmetry",
-        f";   of the box is a packing too, and one of these images puts {piece.var[2:]} at the least-numbered placement",
-        f";   of its orbit under the symmetries; so {piece.var} keeps those {len(kept)} of its {len(piece.options)} placements",
-        ";   and no packing is lost up to symmetry",
+        f";   of the box is a packing too, and one of these images puts {piece.var[2:]} at the least-numbered",
+        f";   placement of its orbit under the symmetries; so {piece.var} keeps those {len(kept)} of its",
+        f";   {len(piece.options)} placements and no packing is lost up to symmetry",
         any_of(piece.var, kept),
     ]
     fixing: dict[tuple[int, ...], list[int]] = {}
