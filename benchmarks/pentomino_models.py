@@ -2,7 +2,8 @@
 
 Why: the one-answer search on the pentomino boxes is most of a `csp2sat puzzle` run, and CDCL
 luck makes one run per box say little (the same box varies 10x). This script builds, for every
-box, csp2sat's own CNF (`pipeline`: the generated .csp compiled as `csp2sat puzzle` does) and
+box, csp2sat's own CNF (`pipeline`: the generated .csp compiled; `pipeline-one`: with the box's
+symmetry broken, as `csp2sat puzzle` compiles it for one answer) and
 CNFs written directly with literals (the exact-cover models below), then solves each several
 times with its variables renumbered and its clauses shuffled at random (seed 0: as built), and
 prints conflicts and CPU seconds per box and the geometric mean, median and 90th percentile over
@@ -22,6 +23,7 @@ Exact-cover models, named PIECE/CELL/OWNER:
 
 usage: .venv/bin/python benchmarks/pentomino_models.py [MODEL ...] [--seeds N] [--solver NAME] [--boxes NAME,...]
        e.g. pipeline ladder/owner/pairwise ladder/owner-order/pairwise --seeds 4
+            pipeline pipeline-one --seeds 4
 """
 
 from __future__ import annotations
@@ -191,9 +193,11 @@ def _member_by_order(o: int, numbers: list[int], le: list[int], n: int) -> Claus
     return clauses
 
 
-def pipeline(box: pentomino.Box) -> tuple[int, Clauses]:
-    """csp2sat's CNF of the generated .csp, as `csp2sat puzzle` compiles it."""
-    compiled = compile_model(check(parse_text(pentomino.generate(box))))
+def pipeline(box: pentomino.Box, one_answer: bool = False) -> tuple[int, Clauses]:
+    """csp2sat's CNF of the generated .csp (`pipeline`), or of the text with the box's symmetry broken
+    that `csp2sat puzzle` compiles for one answer (`pipeline-one`: `pentomino.generate_one`)."""
+    text = pentomino.generate_one(box) if one_answer else pentomino.generate(box)
+    compiled = compile_model(check(parse_text(text)))
     return compiled.num_vars, [list(c) for c in compiled.clauses()]
 
 
@@ -233,7 +237,10 @@ def main() -> int:
         box = pentomino.read(text)
         line = f"{name:20s}"
         for model in args.models:
-            nv, clauses = pipeline(box) if model == "pipeline" else exact_cover(box, *model.split("/"))
+            if model in ("pipeline", "pipeline-one"):
+                nv, clauses = pipeline(box, one_answer=model == "pipeline-one")
+            else:
+                nv, clauses = exact_cover(box, *model.split("/"))
             here = [solve(nv, clauses, seed, args.solver) for seed in seeds]
             runs[model].extend(here)
             line += f" | {'':>24s} {len(clauses):7d} {sum(c for c, _ in here):9d} {sum(t for _, t in here):6.2f}"

@@ -98,6 +98,10 @@ class Genre:
     - `images(puzzle, solution)` (optional) yields the solutions that a symmetry of the board
       makes of `solution`; ``--unique`` takes one that differs and passes `check` as the second
       answer instead of searching for one.
+    - `generate_one(puzzle)` (optional) returns the CSP text `csp2sat puzzle` solves when only one
+      answer is asked, or a second one for ``--unique``: it may drop solutions that are images
+      of others under the board's symmetries (symmetry breaking), never a whole orbit, and only
+      under symmetries that `images` also applies. Counting, ``--facts`` and ``gen`` use `generate`.
     """
 
     name: str
@@ -109,6 +113,7 @@ class Genre:
     render: Callable[[Any, Any, str], str]
     check: Callable[[Any, Any], "list[Violation]"]
     images: Callable[[Any, Any], Iterable[Any]] | None = None
+    generate_one: Callable[[Any], str] | None = None
 
 
 FORMATS = ("drawing", "answer", "svg")

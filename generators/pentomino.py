@@ -11,6 +11,9 @@ The placement variables ``p_*`` determine the packing and are the printed
 answer; the cell variables follow from them and are hidden helpers, so counting
 printed answers counts packings (6x10: 9356, 3x20: 8); `placement_variables`
 lists them for the enumeration tools.
+
+For one answer `csp2sat puzzle` solves `generate_one`: the same text plus a restriction
+that breaks the box's symmetries (`symmetry_breaking`), keeping a packing of every class.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from csp2sat.generators.boardkit import (
     CspText,
     Pos,
     Svg,
+    any_of,
     check_format,
     chosen_options,
     exact_cover,
@@ -187,6 +191,87 @@ def generate(box: Box) -> str:
     return out.text()
 
 
+Move = Callable[[int, int], Pos]
+
+
+def _moved(move: Move, option: tuple[Pos, ...]) -> tuple[Pos, ...]:
+    return tuple(sorted(move(r, c) for r, c in option))
+
+
+def orbit_least_placements(choosers: tuple[Chooser, ...], moves: list[Move]) -> tuple[Chooser, list[int]] | None:
+    """The piece that keeps fewest placements when only the least of each orbit is kept, and those kept.
+
+    `moves` with the identity form a group of symmetries of the box; a placement's orbit is the
+    placements the moves turn it into, and a placement is kept (as its 1-based number) when no
+    move turns it into one of a smaller number. Every packing has an image in which any one
+    piece lies at the least placement of its orbit, so restricting one piece loses no packing up
+    to symmetry. Ties go to the first piece in F..Z order. None when there is no move.
+    """
+    if not moves:
+        return None
+    best: tuple[Chooser, list[int]] | None = None
+    for ch in choosers:
+        number = {option: n for n, option in enumerate(ch.options, 1)}
+        kept = [n for option, n in number.items() if all(number[_moved(move, option)] >= n for move in moves)]
+        if best is None or len(kept) < len(best[1]):
+            best = (ch, kept)
+    return best
+
+
+def symmetry_breaking(box: Box) -> list[str]:
+    """Sugar lines (comments and constraints) that keep one packing or a few of each class equal up to
+    the box's symmetries (empty for a box without symmetry).
+
+    First one piece A keeps the least placements of its orbits under the whole group
+    (`orbit_least_placements`). A kept placement may be left in place by some symmetries (the X
+    in the middle row of a 3x20 box by the upside-down flip): for the placements of A with the
+    same such subgroup H, a second piece B keeps the least placements of its orbits under H. Sound:
+    turn a packing so that A is least in its orbit, then by a member of H, which leaves A where it
+    is, so that B is least in its orbit under H.
+    """
+    moves = symmetries(box)
+    first = orbit_least_placements(box.choosers, moves)
+    if first is None:
+        return []
+    piece, kept = first
+    lines = [
+        "; Symmetry breaking (one answer only, not for counting): a packing turned or reflected by a symmetry",
+        f";   of the box is a packing too, and one of these images puts {piece.var[2:]} at the least-numbered",
+        f";   placement of its orbit under the symmetries; so {piece.var} keeps those {len(kept)} of its",
+        f";   {len(piece.options)} placements and no packing is lost up to symmetry",
+        any_of(piece.var, kept),
+    ]
+    fixing: dict[tuple[int, ...], list[int]] = {}
+    for n in kept:
+        option = piece.options[n - 1]
+        still = tuple(i for i, move in enumerate(moves) if _moved(move, option) == option)
+        if still:
+            fixing.setdefault(still, []).append(n)
+    others = tuple(ch for ch in box.choosers if ch is not piece)
+    for still, numbers in fixing.items():
+        second, kept2 = orbit_least_placements(others, [moves[i] for i in still])
+        when = "" if numbers == kept else f"where {piece.var} is one of {' '.join(map(str, numbers))}, "
+        lines += [
+            f"; Then, {when}the symmetries that leave {piece.var[2:]} in place ({len(still)} but the identity) still",
+            f";   apply: one of their images puts {second.var[2:]} at the least placement of its orbit under them,",
+            f";   so {second.var} keeps {len(kept2)} of its {len(second.options)} placements",
+            any_of(second.var, kept2) if numbers == kept
+            else f"(or (not {any_of(piece.var, numbers)}) {any_of(second.var, kept2)})",
+        ]
+    return lines
+
+
+def generate_one(box: Box) -> str:
+    """The CSP text of `generate` plus symmetry breaking, for one packing (or a second for ``--unique``).
+
+    It keeps one packing (at least) of every class of packings equal up to the box's symmetries
+    (`symmetry_breaking`), not every packing, so it is for `csp2sat puzzle` without counting or
+    facts (`Genre.generate_one`); ``--unique`` stays sound because `images` applies the same symmetries.
+    """
+    lines = symmetry_breaking(box)
+    return generate(box) + "".join(f"{line}\n" for line in ["", *lines]) if lines else generate(box)
+
+
 def decode(box: Box, values: Values) -> list[str]:
     """The packing as rows of piece letters (``#`` for blocked cells).
 
@@ -232,10 +317,10 @@ def check(box: Box, solution: list[str]) -> list[Violation]:
     return found
 
 
-def symmetries(box: Box) -> list[Callable[[int, int], Pos]]:
+def symmetries(box: Box) -> list[Move]:
     """The turns and reflections other than the identity that map the box's cells onto themselves."""
     last_r, last_c = box.rows - 1, box.cols - 1
-    moves: list[Callable[[int, int], Pos]] = [
+    moves: list[Move] = [
         lambda r, c: (last_r - r, c), lambda r, c: (r, last_c - c), lambda r, c: (last_r - r, last_c - c)]
     if box.rows == box.cols:
         moves += [lambda r, c: (c, r), lambda r, c: (last_c - c, last_r - r),
@@ -289,5 +374,6 @@ GENRE = register(
         render=render,
         check=check,
         images=images,
+        generate_one=generate_one,
     )
 )

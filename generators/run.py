@@ -9,6 +9,9 @@ printed variables of the generated file, so ``puzzle --unique`` and
 ``solve --unique FILE.csp`` ask the same question. Where a symmetry of the
 board turns the answer into another one (`Genre.images`, checked by the
 genre's rule checker), that is the second answer and no search is needed.
+Without facts or a count the text solved is `Genre.generate_one` where the genre
+has one (symmetry breaking): it keeps an image of every solution, and a second
+solution it drops is an image of the first, which `Genre.images` finds.
 
 Facts (``facts=True``): for each puzzle variable, the value it takes in every
 solution, or None where solutions differ (`csp2sat.enumerate`'s refutation
@@ -81,7 +84,8 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
     from csp2sat.parser import parse_text
 
     t0 = time.perf_counter()
-    csp = genre.generate(puzzle)
+    one_answer = genre.generate_one is not None and not (facts or count)
+    csp = genre.generate_one(puzzle) if one_answer else genre.generate(puzzle)
     t1 = time.perf_counter()
     model = check(parse_text(csp, file=file))
     parsed = time.perf_counter()

@@ -3,6 +3,7 @@ and every data/pentomino box packed end to end."""
 
 from __future__ import annotations
 
+import itertools
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -181,3 +182,115 @@ def test_unique_on_a_box_without_symmetry_still_searches():
     assert pentomino.symmetries(box) == []
     run = solve_puzzle(genre("pentomino"), box, unique=True)
     assert run.solution is not None and run.unique is False and "unique" in run.times
+
+
+# Symmetry breaking for one answer (`pentomino.generate_one`): it must keep an image of every packing.
+UNSEEN_BOXES = {
+    "20x3": "...\n" * 20,
+    "10x6": "......\n" * 10,
+    "8x8 corner 2x2": "##......\n##......\n" + "........\n" * 6,
+    "8x8 four holes": "........\n..#..#..\n........\n........\n........\n..#..#..\n........\n........\n",
+    "both diagonals": "#.......\n.#......\n" + "........\n" * 4 + "......#.\n.......#\n",
+}
+
+
+def _symmetry_boxes() -> list[tuple[str, str]]:
+    return [(name, puzzle_text("pentomino", name)) for name in BOXES] + list(UNSEEN_BOXES.items())
+
+
+@pytest.mark.parametrize("name,text", _symmetry_boxes(), ids=[n for n, _ in _symmetry_boxes()])
+def test_orbit_least_placements_meet_every_orbit(name, text):
+    box = pentomino.read(text)
+    moves = pentomino.symmetries(box)
+    chooser, kept = pentomino.orbit_least_placements(box.choosers, moves)
+    number = {option: n for n, option in enumerate(chooser.options, 1)}
+    for option, n in number.items():
+        orbit = {n} | {number[tuple(sorted(move(r, c) for r, c in option))] for move in moves}
+        assert min(orbit) in kept and len(orbit & set(kept)) == 1, (chooser.var, option)
+    assert len(kept) < len(chooser.options)  # a box with a symmetry: the restriction cuts
+    text_one = pentomino.generate_one(box)
+    assert text_one.startswith(pentomino.generate(box)) and "; Symmetry breaking" in text_one
+    csp2sat.parse(text_one)
+
+
+def test_box_without_symmetry_is_not_restricted():
+    box = pentomino.read(L_SHAPE)
+    assert pentomino.orbit_least_placements(box.choosers, []) is None
+    assert pentomino.symmetry_breaking(box) == []
+    assert pentomino.generate_one(box) == pentomino.generate(box)
+
+
+@pytest.mark.parametrize("name", SOLVED)
+def test_restriction_keeps_an_image_of_known_packings(name):
+    box = pentomino.read(puzzle_text("pentomino", name))
+    rows = expected_answer("pentomino", name).split()
+    restricted = csp2sat.parse(pentomino.generate_one(box))
+    orbit = [rows] + list(pentomino.images(box, rows))
+    kept = [image for image in orbit if satisfies(restricted, values_from_packing(box, image))]
+    assert kept and len(kept) < len(orbit)
+
+
+def test_puzzle_path_uses_the_restriction_only_for_one_answer():
+    from csp2sat.generators.run import solve_puzzle
+
+    box = pentomino.read(puzzle_text("pentomino", "box_6x10"))
+    g = genre("pentomino")
+    assert "; Symmetry breaking" in solve_puzzle(g, box).csp
+    assert "; Symmetry breaking" in solve_puzzle(g, box, unique=True).csp
+    assert "; Symmetry breaking" not in pentomino.generate(box)  # what `gen` writes keeps every packing
+
+
+def _all_packings(box: pentomino.Box, text: str) -> list[list[str]]:
+    """Every packing of a CSP text of `box`, by blocking the printed placements."""
+    from csp2sat.checker import check
+    from csp2sat.compiler import compile_model
+    from csp2sat.parser import parse_text
+    from csp2sat.solver import DEFAULT_SOLVER, new_solver
+
+    compiled = compile_model(check(parse_text(text)))
+    found = []
+    with new_solver(DEFAULT_SOLVER) as sat:
+        compiled.load(sat)
+        while sat.solve():
+            values = compiled.decode(sat.get_model())
+            found.append(pentomino.decode(box, values))
+            sat.add_clause(compiled.block_clause({v: values[v] for v in pentomino.placement_variables(box)}))
+    return found
+
+
+@pytest.mark.slow
+def test_restriction_keeps_every_packing_class_of_the_3x20_box():
+    box = pentomino.read(puzzle_text("pentomino", "box_3x20"))
+    every = _all_packings(box, pentomino.generate(box))
+    assert len(every) == 8
+    restricted_text = pentomino.generate_one(box)
+    restricted = csp2sat.parse(restricted_text)
+    for rows in every:
+        assert any(satisfies(restricted, values_from_packing(box, image))
+                   for image in [rows] + list(pentomino.images(box, rows)))
+    kept = _all_packings(box, restricted_text)
+    assert kept and all(rows in every for rows in kept) and len(kept) < len(every)
+    classes = {min(tuple(image) for image in [rows] + list(pentomino.images(box, rows))) for rows in every}
+    assert {min(tuple(image) for image in [rows] + list(pentomino.images(box, rows))) for rows in kept} == classes
+
+
+@pytest.mark.parametrize("name,text", _symmetry_boxes(), ids=[n for n, _ in _symmetry_boxes()])
+def test_symmetry_breaking_keeps_an_image_of_every_pair_of_placements(name, text):
+    """The restriction names two pieces only, so it loses no packing up to symmetry exactly when every
+    two non-overlapping placements of those pieces have an image (under the box's symmetries) it accepts."""
+    box = pentomino.read(text)
+    lines = pentomino.symmetry_breaking(box)
+    pieces = sorted({ch for ch in box.choosers if any(ch.var in line for line in lines if not line.startswith(";"))},
+                    key=lambda ch: ch.ident)
+    assert 1 <= len(pieces) <= 2  # the second only where some symmetry leaves the first piece in place
+    declared = "".join(f"(int {ch.var} 1 {len(ch.options)})\n" for ch in pieces)
+    restriction = csp2sat.parse(declared + "\n".join(lines) + "\n")
+    moves = [lambda r, c: (r, c)] + pentomino.symmetries(box)
+    numbers = [{option: n for n, option in enumerate(ch.options, 1)} for ch in pieces]
+    pairs = itertools.product(*(ch.options for ch in pieces))
+    for placed in pairs:
+        if len({cell for option in placed for cell in option}) < 5 * len(placed):
+            continue  # overlapping: in no packing
+        assert any(satisfies(restriction, {ch.var: number[tuple(sorted(move(r, c) for r, c in option))]
+                                           for ch, number, option in zip(pieces, numbers, placed)})
+                   for move in moves), placed
