@@ -33,9 +33,6 @@ wakeup pipe tells it that we received SIGTERM (a Python handler cannot run
 while C code searches). Outside a search the SIGINT is a KeyboardInterrupt,
 so parsing and encoding stop the same way. An interrupted solver is only
 deleted, never asked anything again (CaDiCaL aborts the process on any other call).
-That SIGINT stops the search by a longjmp, which can leave malloc's lock held and hang the
-next free(); so Glucose 4.1 (`INTERRUPTIBLE`), which has `interrupt()`, is stopped by a
-thread calling it instead, when the watchdog reports the stop (`_solve_watched`).
 """
 
 from __future__ import annotations
