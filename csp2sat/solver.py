@@ -278,7 +278,7 @@ class FreshSolver:
 _ABANDONED: list = []
 
 
-def guarded(sat, interruptible: bool = False):
+def guarded(sat):
     """`sat` (a PySAT `Solver`), made safe to stop: a search interrupted by SIGINT abandons its native solver.
 
     PySAT stops a search on SIGINT by jumping out of the C++ solver half-way through
@@ -287,15 +287,10 @@ def guarded(sat, interruptible: bool = False):
     an interruption the native handles are moved out of the wrapper and kept here, never
     freed: `delete`, `with` and garbage collection then have nothing to free. The cost is
     one solver's memory per interruption, and an interrupted solver is not used again.
-    `interruptible` (a solver of `INTERRUPTIBLE`): under a watchdog the search is stopped
-    by `interrupt()` instead, which leaves no torn state (`_solve_watched`).
     """
     search = sat.solve
 
     def solve(*args, **kwargs):
-        watchdog = _active
-        if interruptible and watchdog is not None and watchdog.watchable() and set(kwargs) <= {"assumptions"}:
-            return _solve_watched(sat, watchdog, *args, **kwargs)
         try:
             return search(*args, **kwargs)
         except BaseException as err:
@@ -305,49 +300,6 @@ def guarded(sat, interruptible: bool = False):
 
     sat.solve = solve
     return sat
-
-
-# Solvers whose `interrupt()` stops `solve_limited(expect_interrupt=True)`, which releases the GIL: under a
-# watchdog they are stopped that way, by a thread, and not by SIGINT. PySAT stops a plain `solve()` on
-# SIGINT with a longjmp out of the C++ search; one that lands inside malloc or free leaves the allocator's
-# lock held, and the next free() in Python waits for it forever (seen: 1 run in 25 of a 1 s time-out under
-# load, gdb showing the main thread in free() waiting for main_arena's lock). CaDiCaL 1.9.5 has no
-# `interrupt()` in python-sat 1.9 ("Limited solve is currently unsupported"), so it and the others keep the
-# SIGINT path and its rare hang.
-INTERRUPTIBLE = frozenset({"glucose4"})
-
-
-def _solve_watched(sat, watchdog: "Watchdog", assumptions=()) -> bool | None:
-    """`sat.solve(assumptions)`, stopped by `interrupt()` from a thread when the watchdog says stop.
-
-    The stop surfaces as a KeyboardInterrupt, as a SIGINT's would, and the watchdog's SIGINT
-    of the same stop is then ignored (`interrupt_handled`).
-    """
-    import threading
-
-    done = threading.Event()
-    stopped = threading.Event()
-
-    def watch() -> None:
-        while not done.is_set():
-            if watchdog.stop_requested(0.05):
-                stopped.set()
-                sat.interrupt()
-                return
-
-    watcher = threading.Thread(target=watch, name="csp2sat-interrupt", daemon=True)
-    watcher.start()
-    try:
-        answer = sat.solve_limited(assumptions=list(assumptions), expect_interrupt=True)
-    finally:
-        done.set()
-        watcher.join()
-    if answer is None or stopped.is_set():
-        # The watchdog's own SIGINT may have been swallowed by solve_limited (PySAT ignores SIGINT there), or
-        # may come a moment later: this is the stop, and later SIGINTs of the same stop are ignored.
-        interrupt_handled()
-        raise KeyboardInterrupt
-    return answer
 
 
 def _abandon(sat) -> None:
@@ -403,12 +355,12 @@ def new_solver(name: str = "cadical195", bootstrap_with=None, mode: str = "defau
     settings = SAT_MODES[mode] if main in _CONFIGURABLE else {}
     if settings:
         # Options must be set before any clause is added: configure the empty solver, then load.
-        sat = guarded(Solver(name=_aliases()[main][0]), main in INTERRUPTIBLE)
+        sat = guarded(Solver(name=_aliases()[main][0]))
         sat.configure(settings)
         if bootstrap_with is not None:
             sat.append_formula(bootstrap_with)
     else:
-        sat = guarded(Solver(name=_aliases()[main][0], bootstrap_with=bootstrap_with), main in INTERRUPTIBLE)
+        sat = guarded(Solver(name=_aliases()[main][0], bootstrap_with=bootstrap_with))
     if not caps.core:
         sat.get_core = lambda: None  # callers then fall back to all assumptions
     if not caps.phases:
@@ -490,16 +442,13 @@ import os, select, signal, sys, time
 signal.signal(signal.SIGINT, signal.SIG_IGN)
 parent, seconds = int(sys.argv[1]), float(sys.argv[2])
 deadline = time.monotonic() + seconds if seconds >= 0 else None
-sent = told = False
+sent = False
 while True:
     wait = 1.0 if sent else None if deadline is None else max(0.0, deadline - time.monotonic())
     ready = select.select([0], [], [], wait)[0]
     data = os.read(0, 256) if ready else b""
     if ready and not data:
         break
-    if not sent and not told and ready and signal.SIGINT in data and signal.SIGTERM not in data:
-        told = True  # Ctrl-C: the parent has its SIGINT already; a search stopped by interrupt() watches for this
-        os.write(1, b"C")
     if not sent and (not ready or signal.SIGTERM in data):
         sent = True
         os.write(1, b"T" if ready else b"D")  # why: SIGTERM or deadline, read by the parent after the SIGINT
@@ -613,28 +562,6 @@ class Watchdog:
         if told == b"D" or self.expired():
             return "the time limit"
         return "Ctrl-C"
-
-    def watchable(self) -> bool:
-        """Whether `stop_requested` can see every stop: the helper runs and reports SIGTERM and Ctrl-C."""
-        return bool(self._saved) and self.process is not None and self.process.stdout is not None
-
-    def stop_requested(self, wait: float) -> bool:
-        """Wait up to `wait` seconds for a stop (time limit, SIGTERM, Ctrl-C); safe to call from another thread."""
-        if self.expired() or self._told:
-            return True
-        import select
-
-        process = self.process
-        if process is None or process.stdout is None:
-            time.sleep(wait)
-            return self.expired()
-        try:
-            readable = select.select([process.stdout], [], [], wait)[0]
-        except (OSError, ValueError):  # closed by `stop()`
-            return False
-        if readable and not self._told:
-            self._told = os.read(process.stdout.fileno(), 1)
-        return bool(readable) or self.expired()
 
     def expired(self) -> bool:
         return self.deadline is not None and time.monotonic() >= self.deadline
