@@ -287,19 +287,48 @@ def guarded(sat):
     an interruption the native handles are moved out of the wrapper and kept here, never
     freed: `delete`, `with` and garbage collection then have nothing to free. The cost is
     one solver's memory per interruption, and an interrupted solver is not used again.
-    """
-    search = sat.solve
 
-    def solve(*args, **kwargs):
+    PySAT's jump also leaves two things behind (`_restore_sigint` undoes both): its own SIGINT
+    handler, which would jump back into the search's stack frame, long gone; and SIGINT
+    blocked, as inside a handler (it jumps with `longjmp`, which keeps the signal mask). With
+    SIGINT blocked, Ctrl-C did nothing for the rest of the process, and a second search with a
+    time limit in the same process (two `csp2sat.solve(..., timeout=)` calls in a notebook) never
+    heard the watchdog and ran for ever.
+    """
+    for method in ("solve", "propagate"):  # the two calls that install PySAT's jumping handler
+        if hasattr(sat, method):
+            setattr(sat, method, _stoppable(sat, getattr(sat, method)))
+    return sat
+
+
+def _stoppable(sat, call):
+    def stoppable(*args, **kwargs):
         try:
-            return search(*args, **kwargs)
+            return call(*args, **kwargs)
         except BaseException as err:
             if is_interrupt(err):
+                _restore_sigint()
                 _abandon(sat)
             raise
 
-    sat.solve = solve
-    return sat
+    return stoppable
+
+
+def _restore_sigint() -> None:
+    """Undo what PySAT's jump out of a search leaves: its SIGINT handler installed, SIGINT blocked.
+
+    Unblocking delivers a SIGINT that came meanwhile (the watchdog's repeat, a second
+    Ctrl-C) to Python's handler, which may raise KeyboardInterrupt here: the caller is
+    handling an interruption already, and both mean the same.
+    """
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return  # PySAT installs its handler in the main thread only
+    handler = signal.getsignal(signal.SIGINT)
+    if handler is not None:
+        signal.signal(signal.SIGINT, handler)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _abandon(sat) -> None:

@@ -216,3 +216,37 @@ def test_an_interrupted_parallel_count_is_a_marked_lower_bound(tmp_path: Path, m
     last = done.stdout.splitlines()[-1]
     assert last.startswith("c SOLUTIONS AT LEAST ") and int(last.split()[-1]) > 0
     assert "c stopped by the time limit" in done.stderr
+
+
+_TWO_TIMEOUTS = """
+import os, signal, sys, time
+import csp2sat
+path, solver = sys.argv[1], sys.argv[2]
+for attempt in (1, 2):
+    start = time.monotonic()
+    result = csp2sat.solve(path, solver=solver, timeout=0.5)
+    print(attempt, result.status, round(time.monotonic() - start), flush=True)
+print("blocked", sorted(signal.pthread_sigmask(signal.SIG_BLOCK, [])), flush=True)
+try:
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(2)
+    print("Ctrl-C ignored")
+except KeyboardInterrupt:
+    print("Ctrl-C heard")
+"""
+
+
+@pytest.mark.parametrize("solver", ["cadical195", "glucose4", "lingeling"])
+def test_a_process_survives_interrupted_searches(files, tmp_path: Path, solver: str) -> None:
+    """PySAT jumps out of an interrupted search with SIGINT still blocked and its own handler installed:
+    after the first time-out in a process, the second search with a time limit ran for ever and
+    Ctrl-C did nothing (a notebook calling `csp2sat.solve(..., timeout=)` twice)."""
+    try:
+        done = subprocess.run([sys.executable, "-c", _TWO_TIMEOUTS, str(files["search"]), solver],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired as stuck:
+        pytest.fail(f"the second time-limited search did not stop: {stuck.stdout!r}")
+    lines = done.stdout.splitlines()
+    assert [line.split()[:2] for line in lines[:2]] == [["1", "UNKNOWN"], ["2", "UNKNOWN"]], done.stderr
+    assert all(int(line.split()[2]) < 10 for line in lines[:2])
+    assert lines[2:] == ["blocked []", "Ctrl-C heard"], done.stderr
