@@ -43,13 +43,15 @@ def parse(text_or_path: "str | os.PathLike[str]") -> "Model":
     return check(parse_text(text_or_path))
 
 
-def solve(model_or_text, solver: str = "cadical195", timeout: "float | None" = None, verify: bool = True, **kwargs):
+def solve(model_or_text, solver: str = "auto", timeout: "float | None" = None, verify: bool = True, **kwargs):
     """Solve a `Model`, CSP text or ``.csp`` path and return a `csp2sat.solver.Result`.
 
     ``result.status`` is Sugar's status word (``SATISFIABLE``, ``UNSATISFIABLE``,
     ``OPTIMUM FOUND``, or ``UNKNOWN`` after a time-out), ``result.values`` maps
     the printed variables to their values and ``result.objective`` is the
-    optimum. See `csp2sat.solver.solve` for the other keyword arguments.
+    optimum. `solver` is a PySAT solver name, or ``auto`` (as on the command line) for the
+    one `csp2sat.solver.choose_solver` picks for the problem. See `csp2sat.solver.solve`
+    for the other keyword arguments.
 
     >>> import csp2sat
     >>> csp2sat.solve("(int x 0 9) (int y 0 9) (= (+ x y) 12) (objective minimize x)").values

@@ -25,14 +25,15 @@ preferred phases ignores them (they are only a hint). A name PySAT knows but
 cannot run here (CryptoMiniSat without pycryptosat) is a usage error listing
 the usable ones (`check_solver`).
 
-Stopping: most PySAT solvers hold the GIL while they search and several ignore
-`interrupt()`, but every one stops cleanly on SIGINT during a plain `solve()`.
-So `Watchdog` turns the time limit, Ctrl-C and SIGTERM into one event, a
-SIGINT: a tiny helper process sends it when time is up, or when the signal
-wakeup pipe tells it that we received SIGTERM (a Python handler cannot run
-while C code searches). Outside a search the SIGINT is a KeyboardInterrupt,
-so parsing and encoding stop the same way. An interrupted solver is only
-deleted, never asked anything again (CaDiCaL aborts the process on any other call).
+Stopping: `Watchdog` turns the time limit, Ctrl-C and SIGTERM into one event.
+A tiny helper process watches the clock and the signals (a Python handler
+cannot run while C code searches holding the GIL) and sends SIGINT; outside a
+search that is a KeyboardInterrupt, so parsing and encoding stop the same way.
+A search of a solver with `interrupt()` (the MiniSat family, Glucose included)
+runs in `solve_limited` and is stopped by a thread of ours; the others (CaDiCaL,
+Lingeling) stop only by PySAT's jump out of the search on SIGINT, whose traces
+`guarded` cleans up. An interrupted solver is only deleted, never asked
+anything again (CaDiCaL aborts the process on any other call).
 """
 
 from __future__ import annotations
@@ -84,10 +85,12 @@ class Capabilities:
     a wrong verdict); `incremental`: add clauses after a search (Kissat aborts
     the process); `core`: `get_core()` after an UNSAT answer under assumptions;
     `phases`: `set_phases()`; `propagate`: `propagate()`, unit propagation under assumptions, which
-    only ``-O enumerate=propagate`` uses (it falls back to blocking clauses without it). Every solver stops on SIGINT during `solve()`
-    (lingeling and CaDiCaL 1.0.3 have no `solve_limited`, the MiniSat family
-    ignores SIGINT inside `solve_limited(expect_interrupt=True)`), so the
-    stages use only `solve()`.
+    only ``-O enumerate=propagate`` uses (it falls back to blocking clauses without it);
+    `interrupt`: `interrupt()` stops a `solve_limited(expect_interrupt=True)` from another
+    thread (the MiniSat family; not CaDiCaL, Lingeling, Kissat, CryptoMiniSat).
+    Every solver stops on SIGINT during `solve()`, by a jump out of the search that
+    is unsafe when it lands inside the memory allocator (see `Watchdog`); searches of
+    solvers with `interrupt` are stopped by `interrupt()` instead.
     """
 
     assumptions: bool = True
@@ -95,27 +98,28 @@ class Capabilities:
     core: bool = True
     phases: bool = True
     propagate: bool = True
+    interrupt: bool = True
 
     def missing(self) -> list[str]:
-        """The names of what this solver lacks (emulated by `new_solver`, but `propagate`: see above)."""
+        """The names of what this solver lacks (emulated by `new_solver`, but `propagate`: see above; not `interrupt`)."""
         return [name for name in ("assumptions", "incremental", "core", "phases", "propagate") if not getattr(self, name)]
 
 
 # One row per PySAT solver, keyed by its main name (the attribute of pysat.solvers.SolverNames).
 CAPABILITIES: dict[str, Capabilities] = {
-    "cadical103": Capabilities(phases=False, propagate=False),
-    "cadical153": Capabilities(),
-    "cadical195": Capabilities(),
-    "cadical300": Capabilities(),
-    "cryptosat": Capabilities(phases=False, propagate=False),  # needs the pycryptosat package
+    "cadical103": Capabilities(phases=False, propagate=False, interrupt=False),
+    "cadical153": Capabilities(interrupt=False),
+    "cadical195": Capabilities(interrupt=False),
+    "cadical300": Capabilities(interrupt=False),
+    "cryptosat": Capabilities(phases=False, propagate=False, interrupt=False),  # needs the pycryptosat package
     "ergo": Capabilities(),
     "gluecard3": Capabilities(),
     "gluecard4": Capabilities(),
     "glucose3": Capabilities(),
     "glucose4": Capabilities(),
     "glucose42": Capabilities(),
-    "kissat404": Capabilities(assumptions=False, incremental=False, core=False, phases=False, propagate=False),
-    "lingeling": Capabilities(propagate=False),
+    "kissat404": Capabilities(assumptions=False, incremental=False, core=False, phases=False, propagate=False, interrupt=False),
+    "lingeling": Capabilities(propagate=False, interrupt=False),
     "maplechrono": Capabilities(),
     "maplecm": Capabilities(),
     "maplesat": Capabilities(),
@@ -288,17 +292,47 @@ def guarded(sat):
     freed: `delete`, `with` and garbage collection then have nothing to free. The cost is
     one solver's memory per interruption, and an interrupted solver is not used again.
 
-    PySAT's jump also leaves two things behind (`_restore_sigint` undoes both): its own SIGINT
+    `propagate` cannot be stopped (see `_unjumpable`). PySAT's jump also leaves two things behind (`_restore_sigint` undoes both): its own SIGINT
     handler, which would jump back into the search's stack frame, long gone; and SIGINT
     blocked, as inside a handler (it jumps with `longjmp`, which keeps the signal mask). With
     SIGINT blocked, Ctrl-C did nothing for the rest of the process, and a second search with a
     time limit in the same process (two `csp2sat.solve(..., timeout=)` calls in a notebook) never
     heard the watchdog and ran for ever.
     """
-    for method in ("solve", "propagate"):  # the two calls that install PySAT's jumping handler
-        if hasattr(sat, method):
-            setattr(sat, method, _stoppable(sat, getattr(sat, method)))
+    sat.solve = _stoppable(sat, sat.solve)
+    if hasattr(sat, "propagate"):
+        sat.propagate = _unjumpable(sat.propagate)
     return sat
+
+
+def _unjumpable(call):
+    """`call` (PySAT's `propagate`) without PySAT's jumping SIGINT handler.
+
+    Unit propagation ends on its own within moments, so it need not be stoppable: PySAT is
+    told it runs outside the main thread (its `MainThread.check`, read by every call that
+    installs the handler), so a SIGINT meanwhile reaches Python's own handler and becomes a
+    KeyboardInterrupt once the call returns, instead of a jump that could land inside malloc
+    (seen: `-O enumerate=propagate` hung after a time-out). The GIL is held throughout, so no
+    other thread sees the changed check. Costs ~0.3 µs a call (blocking SIGINT instead: 7 µs).
+    """
+    from pysat import solvers
+
+    probe = getattr(solvers, "MainThread", None)
+    if probe is None or not hasattr(probe, "check"):
+        return call
+    in_main_thread = probe.check
+
+    def elsewhere() -> bool:
+        return False
+
+    def unjumpable(*args, **kwargs):
+        probe.check = elsewhere
+        try:
+            return call(*args, **kwargs)
+        finally:
+            probe.check = in_main_thread
+
+    return unjumpable
 
 
 def _stoppable(sat, call):
@@ -329,6 +363,29 @@ def _restore_sigint() -> None:
     if handler is not None:
         signal.signal(signal.SIGINT, handler)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _interruptible(sat):
+    """`sat`'s `solve`, stopped by `interrupt()` from the watchdog's thread instead of PySAT's jump (see `Watchdog`)."""
+    jumping = sat.solve
+
+    def solve(assumptions=(), *args, **kwargs):
+        watchdog = _active
+        if watchdog is None or watchdog._watcher is None or args or kwargs:
+            return jumping(assumptions, *args, **kwargs)
+        watchdog._searching = sat
+        try:
+            if watchdog._stopping:
+                raise Interrupted("stopped before the search began")
+            found = sat.solve_limited(assumptions, expect_interrupt=True)
+        finally:
+            watchdog._searching = None
+        if found is None:  # no budgets are set: only `interrupt()` ends a search without a verdict
+            raise Interrupted("search interrupted")
+        return found
+
+    sat.solve = solve
+    return sat
 
 
 def _abandon(sat) -> None:
@@ -384,12 +441,13 @@ def new_solver(name: str = "cadical195", bootstrap_with=None, mode: str = "defau
     settings = SAT_MODES[mode] if main in _CONFIGURABLE else {}
     if settings:
         # Options must be set before any clause is added: configure the empty solver, then load.
-        sat = guarded(Solver(name=_aliases()[main][0]))
+        sat = Solver(name=_aliases()[main][0])
         sat.configure(settings)
         if bootstrap_with is not None:
             sat.append_formula(bootstrap_with)
     else:
-        sat = guarded(Solver(name=_aliases()[main][0], bootstrap_with=bootstrap_with))
+        sat = Solver(name=_aliases()[main][0], bootstrap_with=bootstrap_with)
+    sat = guarded(_interruptible(sat) if caps.interrupt else sat)
     if not caps.core:
         sat.get_core = lambda: None  # callers then fall back to all assumptions
     if not caps.phases:
@@ -461,34 +519,82 @@ def is_interrupt(error: BaseException) -> bool:
     return isinstance(error, (KeyboardInterrupt, Interrupted)) or "interrupt" in str(error).lower()
 
 
-# The helper process of `Watchdog`: argv = parent pid, seconds (negative: no limit); stdin = the
-# parent's signal wakeup pipe (one byte per signal received). When time is up or SIGTERM arrives it
-# sends SIGINT to the parent, and again every second until the parent closes the pipe: a
-# KeyboardInterrupt raised inside a destructor is swallowed by Python, so one SIGINT could be lost
-# (the parent ignores the repeats once it has handled one, see `interrupt_handled`).
+# The helper process of `Watchdog`: argv = parent pid, seconds (negative: no limit), the parent's stderr
+# descriptor for a last word (negative: never end the parent); stdin = the parent's signal wakeup pipe (one
+# byte per signal received, and `ACK` once the parent has handled a stop). When time is up or SIGTERM arrives
+# it writes why to stdout (D: deadline, T: SIGTERM; C when a SIGINT it did not send arrives, a Ctrl-C), which
+# the parent's watcher thread reads, and sends SIGINT to the parent, again every second until the parent
+# acknowledges or closes the pipe: a KeyboardInterrupt raised inside a destructor is swallowed by Python,
+# so one SIGINT could be lost. Last resort: a parent that has not acknowledged the stop after `STUCK_AFTER`
+# seconds, spent no CPU meanwhile and waits on a lock is stuck for good (PySAT's jump out of a search landed
+# inside malloc and left the allocator's lock taken); with a descriptor given, the helper says so there and
+# ends it with SIGKILL.
 _WATCHDOG_CODE = """
 import os, select, signal, sys, time
 signal.signal(signal.SIGINT, signal.SIG_IGN)
-parent, seconds = int(sys.argv[1]), float(sys.argv[2])
+parent, seconds, last_word_fd = int(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3])
 deadline = time.monotonic() + seconds if seconds >= 0 else None
-sent = False
+stopping = acked = False
+cpu, still_since = None, 0.0
+
+def parent_cpu_and_wait():
+    try:
+        with open(f"/proc/{parent}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        with open(f"/proc/{parent}/wchan") as f:
+            wchan = f.read()
+        return (fields[0], int(fields[11]) + int(fields[12])), wchan
+    except (OSError, IndexError, ValueError):
+        return None, ""
+
 while True:
-    wait = 1.0 if sent else None if deadline is None else max(0.0, deadline - time.monotonic())
+    if stopping:
+        wait = 1.0
+    else:
+        wait = None if deadline is None else max(0.0, deadline - time.monotonic())
     ready = select.select([0], [], [], wait)[0]
     data = os.read(0, 256) if ready else b""
     if ready and not data:
         break
-    if not sent and (not ready or signal.SIGTERM in data):
-        sent = True
-        os.write(1, b"T" if ready else b"D")  # why: SIGTERM or deadline, read by the parent after the SIGINT
-    if sent and not ready:
+    if ACK in data:
+        acked = True
+    if not stopping:
+        if signal.SIGINT in data:  # a SIGINT we did not send: Ctrl-C, which reached the parent itself
+            stopping = True
+            os.write(1, b"C")
+            continue
+        if ready and signal.SIGTERM not in data:
+            continue
+        stopping = True
+        os.write(1, b"T" if ready else b"D")
+        ready, data = False, b""  # send the first SIGINT now, as on a repeat
+    if not acked and (not ready or signal.SIGTERM in data):
         try:
             os.kill(parent, signal.SIGINT)
         except OSError:
             break
-    elif sent and signal.SIGTERM in data:
-        os.kill(parent, signal.SIGINT)
+    if ready:
+        continue
+    now_cpu, wchan = parent_cpu_and_wait()  # once a second while stopping, acknowledged or not: stuck?
+    if now_cpu != cpu:
+        cpu, still_since = now_cpu, time.monotonic()
+    elif last_word_fd >= 0 and time.monotonic() - still_since >= STUCK_AFTER and "futex" in wchan:
+        os.write(last_word_fd, LAST_WORD)
+        os.kill(parent, signal.SIGKILL)
+        break
 """
+# The byte `interrupt_handled` writes to the helper's stdin (no signal has this number).
+ACK = 0xAC
+# Seconds without CPU and without acknowledging a stop after which the helper ends a stuck parent.
+STUCK_AFTER = 10.0
+_LAST_WORD = (
+    b"c csp2sat: the process hung after the SAT solver was stopped (a PySAT search interrupted inside the"
+    b" memory allocator); its watchdog ended it. Solver names that stop without that jump: glucose4,"
+    b" minisat22 and the rest of the MiniSat family.\n"
+)
+_WATCHDOG_CODE = _WATCHDOG_CODE.replace("ACK", str(ACK)).replace("STUCK_AFTER", str(STUCK_AFTER)).replace(
+    "LAST_WORD", repr(_LAST_WORD)
+)
 
 _active: "Watchdog | None" = None
 
@@ -497,6 +603,7 @@ def interrupt_handled() -> None:
     """Say that the stop was handled: later SIGINTs (the watchdog's repeats) are ignored."""
     if _active is not None:
         _active._armed = False
+        _active._acknowledge()
 
 
 class Watchdog:
@@ -506,9 +613,19 @@ class Watchdog:
     `seconds=None` means no limit. Nested watchdogs (the library's `solve()`
     inside a command) leave the outer one in charge. Outside the main thread
     signals cannot be handled: there only the time limit applies.
+
+    How a search stops: PySAT's `solve()` stops on SIGINT by jumping out of the C++ search
+    (longjmp). That is unsafe where the signal lands inside malloc: the allocator's lock stays
+    taken and the next free() waits for ever (seen under load, once in 25 time-outs). So a
+    thread of ours (`_watch`) reads the helper's word and calls `interrupt()` on the running
+    search of every solver that has it (`Capabilities.interrupt`, the MiniSat family, which
+    `--solver auto` picks for most files; those search in `solve_limited(expect_interrupt=True)`,
+    which ignores SIGINT). The others (CaDiCaL, Lingeling) keep the jump; a process that hangs
+    after it is ended by the helper when `last_word` is set (the command line sets it, a
+    library caller is never killed).
     """
 
-    def __init__(self, seconds: float | None) -> None:
+    def __init__(self, seconds: float | None, last_word: bool = False) -> None:
         self.process: subprocess.Popen | None = None
         self.deadline = None if seconds is None else time.monotonic() + seconds
         self.signal: int | None = None  # the signal that stopped the run (SIGTERM, or SIGINT for Ctrl-C and time-outs)
@@ -516,6 +633,10 @@ class Watchdog:
         self._pipe: tuple[int, int] | None = None
         self._armed = False
         self._told = b""
+        self._last_word = last_word
+        self._watcher = None  # the thread reading the helper's word (`_watch`)
+        self._searching = None  # the solver searching in `solve_limited`, which the watcher interrupts
+        self._stopping = False
         self.nested = _active is not None
         if self.nested:
             return
@@ -550,17 +671,66 @@ class Watchdog:
         # stay pending: ours are handled once Popen returns, the helper's never reach it (it ignores SIGINT).
         signals = {signal.SIGINT, signal.SIGTERM}
         mask = signal.pthread_sigmask(signal.SIG_BLOCK, signals) if self._saved else None
+        # The helper's own stderr is /dev/null: it gets a copy of ours under another number for its last word.
+        last_word_fd = -1
+        if self._last_word:
+            try:
+                last_word_fd = os.dup(sys.__stderr__.fileno())
+            except (AttributeError, OSError, ValueError):  # no standard error to speak on
+                pass
+        import threading
+
         try:
             self.process = subprocess.Popen(
-                [sys.executable, "-I", "-S", "-c", _WATCHDOG_CODE, str(os.getpid()), f"{seconds:.3f}"],
+                [sys.executable, "-I", "-S", "-c", _WATCHDOG_CODE, str(os.getpid()), f"{seconds:.3f}",
+                 str(last_word_fd)],
                 stdin=stdin,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
+                pass_fds=(last_word_fd,) if last_word_fd >= 0 else (),
                 start_new_session=True,  # a Ctrl-C at the terminal is for us, not for the helper
             )
+            # The watcher starts with the signals blocked, and keeps them so: a SIGINT delivered to it while
+            # PySAT's handler is installed would jump onto the main thread's stack from this thread.
+            if mask is None:
+                mask = signal.pthread_sigmask(signal.SIG_BLOCK, signals)
+            self._watcher = threading.Thread(target=self._watch, name="csp2sat-watchdog", daemon=True)
+            self._watcher.start()
         finally:
             if mask is not None:
                 signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+            if last_word_fd >= 0:
+                os.close(last_word_fd)
+
+    def _watch(self) -> None:
+        """Read the helper's word (why the run stops) and interrupt the running search, until the helper ends."""
+        import select
+
+        fd = self.process.stdout.fileno()
+        while True:
+            wait = 0.25 if self._stopping else None  # after a stop, also catch a search that was just starting
+            try:
+                if select.select([fd], [], [], wait)[0]:
+                    told = os.read(fd, 1)
+                    if not told:
+                        return
+                    self._told = self._told or told
+                    self._stopping = True
+            except (OSError, ValueError):
+                return
+            sat = self._searching
+            if sat is not None and self._stopping:
+                try:
+                    sat.interrupt()
+                except Exception:  # abandoned meanwhile (`_abandon`): that search is over
+                    pass
+
+    def _acknowledge(self) -> None:
+        if self._pipe is not None:
+            try:
+                os.write(self._pipe[1], bytes([ACK]))
+            except OSError:
+                pass
 
     def _on_sigint(self, signum: int, frame: object) -> None:
         if self.signal is None:
@@ -579,13 +749,13 @@ class Watchdog:
         self.signal = signal.SIGTERM
 
     def reason(self) -> str:
-        """What stopped the run: "SIGTERM", "time limit" or "Ctrl-C" (the helper says which SIGINT was its own)."""
+        """What stopped the run: "SIGTERM", "the time limit" or "Ctrl-C" (the helper's word, read by `_watch`)."""
         told = self._told
-        if not told and self.process is not None and self.process.stdout is not None:
-            import select
-
-            if select.select([self.process.stdout], [], [], 0)[0]:
-                told = self._told = os.read(self.process.stdout.fileno(), 1)
+        if not told and self._watcher is not None and self.signal is not None:
+            deadline = time.monotonic() + 0.5  # the helper writes its word as soon as it sees the signal
+            while not self._told and time.monotonic() < deadline and self._watcher.is_alive():
+                time.sleep(0.01)
+            told = self._told
         if told == b"T" or self.signal == signal.SIGTERM:
             return "SIGTERM"
         if told == b"D" or self.expired():
@@ -604,19 +774,24 @@ class Watchdog:
         self._saved = []
 
     def stop(self) -> None:
-        """End the helper process, then restore the signal handlers.
+        """End the helper process and the watcher thread, then restore the signal handlers.
 
         The helper is killed rather than awaited (it may still be starting, which takes
         a tenth of a second on a busy machine); a SIGINT it sent just before is absorbed
         by our handler, disarmed first, instead of surfacing after the run.
         """
         global _active
+        import threading
+
         if self.nested:
             return
         self._armed = False
         if self.process is not None:
             self.process.kill()
             self.process.wait()
+            if self._watcher is not None and self._watcher is not threading.current_thread():
+                self._watcher.join(timeout=2.0)  # it sees the end of the helper's output at once
+                self._watcher = None
             if self.process.stdout is not None:
                 self.process.stdout.close()
             self.process = None
@@ -961,7 +1136,7 @@ def _as_model(model_or_text) -> Model:
 
 def solve(
     model_or_text,
-    solver: str = DEFAULT_SOLVER,
+    solver: str = AUTO_SOLVER,
     timeout: float | None = None,
     verify: bool = True,
     options: Mapping[str, str] | None = None,
@@ -970,7 +1145,7 @@ def solve(
     """Solve a CSP and return a `Result` (`.status`, `.values`, `.objective`).
 
     `model_or_text` is a checked `Model`, CSP text or a path to a ``.csp`` file.
-    `solver` is any PySAT solver name (default CaDiCaL 1.9.5); `timeout` in
+    `solver` is any PySAT solver name or "auto" (the default: `choose_solver`); `timeout` in
     seconds ends the search with status UNKNOWN (with an objective, the best
     answer so far is kept and `proven` is False). Ctrl-C does the same.
     `on_answer` sees every verified answer as it is found.

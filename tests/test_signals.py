@@ -250,3 +250,60 @@ def test_a_process_survives_interrupted_searches(files, tmp_path: Path, solver: 
     assert [line.split()[:2] for line in lines[:2]] == [["1", "UNKNOWN"], ["2", "UNKNOWN"]], done.stderr
     assert all(int(line.split()[2]) < 10 for line in lines[:2])
     assert lines[2:] == ["blocked []", "Ctrl-C heard"], done.stderr
+
+
+_BLOCKED_SIGINT = """
+import signal, sys, time
+import csp2sat
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+start = time.monotonic()
+try:
+    result = csp2sat.solve(sys.argv[1], solver=sys.argv[2], timeout=1.0)
+    print(result.status, round(time.monotonic() - start), flush=True)
+except KeyboardInterrupt:
+    print("UNKNOWN", round(time.monotonic() - start), "(as KeyboardInterrupt)", flush=True)
+"""
+
+
+@pytest.mark.parametrize("solver", ["glucose4", "minisat22", "maplechrono"])
+def test_minisat_family_searches_stop_without_a_signal(files, tmp_path: Path, solver: str) -> None:
+    """Solvers with interrupt() are stopped from the watchdog's thread, not by PySAT's jump out of the search
+    on SIGINT (unsafe inside malloc): so they stop even where SIGINT cannot reach the process."""
+    try:
+        done = subprocess.run([sys.executable, "-c", _BLOCKED_SIGINT, str(files["search"]), solver],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the search did not stop without SIGINT")
+    status, seconds = done.stdout.split()[:2]
+    assert status == "UNKNOWN" and int(seconds) < 10, done.stderr
+
+
+_STUCK = """
+import signal, sys, threading
+from csp2sat.solver import Watchdog
+watchdog = Watchdog(0.5, last_word=sys.argv[1] == "yes")
+watchdog.check()
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+print("waiting", flush=True)
+lock = threading.Lock()
+lock.acquire()
+lock.acquire()  # what a jump out of malloc leaves: a lock this thread holds, waited for without CPU
+"""
+
+
+def test_a_command_stuck_after_a_stop_is_ended_by_its_watchdog(tmp_path: Path) -> None:
+    """CaDiCaL and Lingeling are stopped by PySAT's jump, which can leave the allocator's lock taken: the
+    process then waits for ever. The command line's watchdog ends such a process with a word on stderr;
+    a library caller (no last word) is never killed."""
+    ended = subprocess.Popen([sys.executable, "-c", _STUCK, "yes"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, cwd=tmp_path)
+    kept = subprocess.Popen([sys.executable, "-c", _STUCK, "no"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, cwd=tmp_path)
+    _started.extend([ended, kept])
+    try:
+        out, err = ended.communicate(timeout=40)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the stuck process was not ended")
+    assert ended.returncode == -signal.SIGKILL and out == "waiting\n"
+    assert "hung after the SAT solver was stopped" in err and "glucose4" in err
+    assert kept.poll() is None  # still waiting

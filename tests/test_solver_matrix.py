@@ -163,6 +163,18 @@ for what in sys.argv[3:]:
         s.set_phases([-1, 2]); ok = s.solve() is True
     elif what == "propagate":
         ok = s.propagate(assumptions=[-2])[0] is False and s.propagate(assumptions=[1])[1] == [1, 2]
+    elif what == "interrupt":  # stops a search from another thread (PySAT's own solver: ours stops it so)
+        import threading
+        from pysat.examples.genhard import PHP
+        s.delete()
+        s = Solver(name=name, bootstrap_with=PHP(9).clauses)
+        try:
+            s.interrupt(); s.clear_interrupt()
+        except NotImplementedError:
+            ok = False
+        else:
+            threading.Timer(0.2, s.interrupt).start()
+            ok = s.solve_limited(expect_interrupt=True) is None
     print(what, "ok" if ok else "WRONG", flush=True)
     s.delete()
 """
@@ -182,6 +194,14 @@ def test_what_the_table_grants_works(solver: str) -> None:
     granted = [k for k in ABILITIES if k not in CAPABILITIES[solver].missing()]
     done = _probe(solver, "ours", granted)
     assert done.returncode == 0 and done.stdout.split() == [w for k in granted for w in (k, "ok")], done.stderr
+
+
+@pytest.mark.parametrize("solver", usable_solvers())
+def test_the_table_says_which_searches_interrupt_stops(solver: str) -> None:
+    """`Capabilities.interrupt` decides how the watchdog stops a search (`Watchdog`): it must be true."""
+    done = _probe(solver, "raw", ["interrupt"])
+    stopped = done.returncode == 0 and done.stdout.split() == ["interrupt", "ok"]
+    assert stopped == CAPABILITIES[solver].interrupt, (done.stdout, done.stderr[-300:])
 
 
 @pytest.mark.parametrize(

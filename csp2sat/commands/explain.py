@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     """Explain the file; exit status 0 whether it is satisfiable or not, or stopped (s UNKNOWN)."""
     from csp2sat.solver import Watchdog, interrupt_handled, is_interrupt
 
-    with Watchdog(args.timeout) as watchdog:
+    with Watchdog(args.timeout, last_word=True) as watchdog:
         try:
             watchdog.check()
             return _run(args)

@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     from csp2sat.solver import Watchdog, interrupt_handled, is_interrupt
 
     genre = lookup(args.genre)
-    with Watchdog(args.timeout) as watchdog:
+    with Watchdog(args.timeout, last_word=True) as watchdog:
         try:
             watchdog.check()
             return _run(args, genre, watchdog)

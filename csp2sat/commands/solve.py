@@ -135,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
 
     out = _Tracked(sys.stdout)
     progress = Progress()
-    with Watchdog(args.timeout) as watchdog:
+    with Watchdog(args.timeout, last_word=True) as watchdog:
         try:
             watchdog.check()
             return _run(args, out, progress, watchdog)
