@@ -88,11 +88,25 @@ def read(text: str) -> Yajilin:
             clues[r, c] = (None if number == "?" else int(number), arrow)
     puzzle = Yajilin(len(grid), len(grid[0]), clues)
     for (r, c), (number, arrow) in clues.items():
-        if arrow and number is not None and number > (len(puzzle.seen((r, c))) + 1) // 2:
+        if arrow and number is not None and number > _room_for_shading(puzzle, (r, c)):
             token = grid[r][c]
             raise PuzzleError(f"{number} shaded cells that never touch do not fit in the direction of the arrow",
                               token.line, token.col)
     return puzzle
+
+
+def _room_for_shading(puzzle: Yajilin, cell: Pos) -> int:
+    """How many shaded cells fit in the direction of a clue's arrow: every other cell of each run of
+    non-clue cells (a clue cell in between separates two runs, so shaded cells on both sides of it never touch)."""
+    dr, dc = ARROWS[puzzle.clues[cell][1]]
+    r, c, room, run = cell[0] + dr, cell[1] + dc, 0, 0
+    while 0 <= r < puzzle.rows and 0 <= c < puzzle.cols:
+        if puzzle.free((r, c)):
+            run += 1
+        else:
+            room, run = room + (run + 1) // 2, 0
+        r, c = r + dr, c + dc
+    return room + (run + 1) // 2
 
 
 def puzzle_variables(puzzle: Yajilin) -> list[str]:

@@ -302,8 +302,13 @@ def _solution_object(name: str, puzzle, answer: str):
     if name in ("numberlink", "yajilin"):
         rows = answer.splitlines()
         at = lambda y, x: rows[y][x] if y < len(rows) and x < len(rows[y]) else " "  # noqa: E731
-        return ({((r, c), (r, c + 1)) for r in range(puzzle.rows) for c in range(puzzle.cols - 1) if at(2 * r, 2 * c + 1) == "-"}
-                | {((r, c), (r + 1, c)) for r in range(puzzle.rows - 1) for c in range(puzzle.cols) if at(2 * r + 1, 2 * c) == "|"})
+        # every cell is as wide as the widest number (boardkit.segment_picture): cell (r, c) starts at
+        # character c * (w + 1) of line 2r, its '|' below is centred in those w characters
+        w = max([1] + [len(str(n)) for n in getattr(puzzle, "numbers", {}).values()])
+        return ({((r, c), (r, c + 1)) for r in range(puzzle.rows) for c in range(puzzle.cols - 1)
+                 if at(2 * r, c * (w + 1) + w) == "-"}
+                | {((r, c), (r + 1, c)) for r in range(puzzle.rows - 1) for c in range(puzzle.cols)
+                   if at(2 * r + 1, c * (w + 1) + (w - 1) // 2) == "|"})
     return [line.strip() for line in lines]  # nurikabe, pentomino, akari, ...: one character per cell
 
 

@@ -17,11 +17,20 @@ SMALL = ". . . . .\n. . . . .\n. . . 2< .\n. . . . .\n. . . . 0^\n"
     [
         (". x\n", "unknown cell 'x'", 1, 3),
         ("3> . . . .\n", "3 shaded cells that never touch do not fit", 1, 1),
+        (". 0> . 3<\n", "3 shaded cells that never touch do not fit", 1, 8),
         (". .\n.\n", "row has 1 cells", 2, 2),
     ],
 )
 def test_reader_errors_have_positions(text, message, line, col):
     assert_read_error(yajilin.read, text, message, line, col)
+
+
+def test_a_clue_cell_between_two_cells_lets_both_be_shaded():
+    # Nikoli's sample 'otameshi 1' ends its last row so: the 2 shades the cells on both sides of the 1 clue,
+    # which never touch; counting the cells the arrow sees as one run allowed only one
+    puzzle = yajilin.read("1> . 1< . 2<\n")
+    assert puzzle.clues[0, 4] == (2, "<") and puzzle.seen((0, 4)) == [(0, 3), (0, 1)]
+    assert solve_once(yajilin.generate(yajilin.read(". . . . . .\n. . . . . .\n. 1< . 2< . .\n"))) is not None
 
 
 def test_reader_forms():
