@@ -370,7 +370,7 @@ def _interruptible(sat):
     jumping = sat.solve
 
     def solve(assumptions=(), *args, **kwargs):
-        watchdog = _active
+        watchdog = getattr(_searches, "watchdog", None)
         if watchdog is None or watchdog._watcher is None or args or kwargs:
             return jumping(assumptions, *args, **kwargs)
         watchdog._searching = sat
@@ -519,14 +519,15 @@ def is_interrupt(error: BaseException) -> bool:
     return isinstance(error, (KeyboardInterrupt, Interrupted)) or "interrupt" in str(error).lower()
 
 
-# The helper process of `Watchdog`: argv = parent pid, seconds (negative: no limit), the parent's stderr
+# The helper process of `Watchdog`: argv = parent pid (0: send no signal, only the word; for a watchdog
+# outside the main thread), seconds (negative: no limit), the parent's stderr
 # descriptor for a last word (negative: never end the parent); stdin = the parent's signal wakeup pipe (one
 # byte per signal received, and `ACK` once the parent has handled a stop). When time is up or SIGTERM arrives
 # it writes why to stdout (D: deadline, T: SIGTERM; C when a SIGINT it did not send arrives, a Ctrl-C), which
 # the parent's watcher thread reads, and sends SIGINT to the parent, again every second until the parent
 # acknowledges or closes the pipe: a KeyboardInterrupt raised inside a destructor is swallowed by Python,
-# so one SIGINT could be lost. Last resort: a parent that has not acknowledged the stop after `STUCK_AFTER`
-# seconds, spent no CPU meanwhile and waits on a lock is stuck for good (PySAT's jump out of a search landed
+# so one SIGINT could be lost. Last resort: a parent that, during a stop (acknowledged or not), spends
+# `STUCK_AFTER` seconds without CPU and waits on a lock is stuck for good (PySAT's jump out of a search landed
 # inside malloc and left the allocator's lock taken); with a descriptor given, the helper says so there and
 # ends it with SIGKILL.
 _WATCHDOG_CODE = """
@@ -568,12 +569,12 @@ while True:
         stopping = True
         os.write(1, b"T" if ready else b"D")
         ready, data = False, b""  # send the first SIGINT now, as on a repeat
-    if not acked and (not ready or signal.SIGTERM in data):
+    if parent and not acked and (not ready or signal.SIGTERM in data):
         try:
             os.kill(parent, signal.SIGINT)
         except OSError:
             break
-    if ready:
+    if ready or not parent:
         continue
     now_cpu, wchan = parent_cpu_and_wait()  # once a second while stopping, acknowledged or not: stuck?
     if now_cpu != cpu:
@@ -596,7 +597,9 @@ _WATCHDOG_CODE = _WATCHDOG_CODE.replace("ACK", str(ACK)).replace("STUCK_AFTER", 
     "LAST_WORD", repr(_LAST_WORD)
 )
 
-_active: "Watchdog | None" = None
+_active: "Watchdog | None" = None  # the watchdog in charge of the signals (main thread)
+# Per thread, the watchdog whose watcher stops that thread's searches (`_interruptible`).
+_searches = __import__("threading").local()
 
 
 def interrupt_handled() -> None:
@@ -612,7 +615,8 @@ class Watchdog:
     Use as a context manager around a whole run (parsing, encoding, search);
     `seconds=None` means no limit. Nested watchdogs (the library's `solve()`
     inside a command) leave the outer one in charge. Outside the main thread
-    signals cannot be handled: there only the time limit applies.
+    signals cannot be handled: there only the time limit applies, and it stops
+    a search only of a solver with `interrupt()` (CaDiCaL's runs to its end).
 
     How a search stops: PySAT's `solve()` stops on SIGINT by jumping out of the C++ search
     (longjmp). That is unsafe where the signal lands inside malloc: the allocator's lock stays
@@ -642,14 +646,20 @@ class Watchdog:
             return
         try:
             self._install()
-        except ValueError:  # not the main thread: no handlers, no wakeup pipe; the time limit still works
+        except ValueError:  # not the main thread: no handlers, no wakeup pipe, no SIGINT (it would hit the main thread)
             self._restore()
             if self._pipe is not None:
                 for fd in self._pipe:
                     os.close(fd)
                 self._pipe = None
             if seconds is not None:
-                self._start(seconds, stdin=subprocess.DEVNULL)
+                # Only the time limit applies, through the watcher: it stops searches that have `interrupt()`;
+                # the stages between searches check `expired()`. A CaDiCaL search here runs to its end.
+                read_end, write_end = os.pipe()  # held open until `stop`: the helper waits on it
+                self._pipe = (read_end, write_end)
+                self._start(seconds, stdin=read_end, signal_parent=False)
+                os.close(read_end)
+        _searches.watchdog = self
 
     def _install(self) -> None:
         global _active
@@ -665,7 +675,7 @@ class Watchdog:
         os.close(read_end)
         _active = self
 
-    def _start(self, seconds: float, stdin) -> None:
+    def _start(self, seconds: float, stdin, signal_parent: bool = True) -> None:
         # Until it runs its own code, the helper is in our process group with default signal actions: a
         # Ctrl-C or a SIGTERM to the group then would kill it and leave us deaf. Blocked here, those signals
         # stay pending: ours are handled once Popen returns, the helper's never reach it (it ignores SIGINT).
@@ -682,8 +692,8 @@ class Watchdog:
 
         try:
             self.process = subprocess.Popen(
-                [sys.executable, "-I", "-S", "-c", _WATCHDOG_CODE, str(os.getpid()), f"{seconds:.3f}",
-                 str(last_word_fd)],
+                [sys.executable, "-I", "-S", "-c", _WATCHDOG_CODE, str(os.getpid() if signal_parent else 0),
+                 f"{seconds:.3f}", str(last_word_fd)],
                 stdin=stdin,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
@@ -801,6 +811,8 @@ class Watchdog:
         self._restore()
         if _active is self:
             _active = None
+        if getattr(_searches, "watchdog", None) is self:
+            _searches.watchdog = None
 
     def __enter__(self) -> "Watchdog":
         return self  # call `check()` first thing inside the try that handles the interruption

@@ -307,3 +307,30 @@ def test_a_command_stuck_after_a_stop_is_ended_by_its_watchdog(tmp_path: Path) -
     assert ended.returncode == -signal.SIGKILL and out == "waiting\n"
     assert "hung after the SAT solver was stopped" in err and "glucose4" in err
     assert kept.poll() is None  # still waiting
+
+
+_IN_A_THREAD = """
+import sys, threading, time
+import csp2sat
+found = {}
+def work():
+    start = time.monotonic()
+    found["status"] = csp2sat.solve(sys.argv[1], solver="glucose4", timeout=1.0).status
+    found["seconds"] = time.monotonic() - start
+worker = threading.Thread(target=work)
+worker.start()
+worker.join()
+print(found["status"], round(found["seconds"]))
+"""
+
+
+def test_the_time_limit_holds_outside_the_main_thread(files, tmp_path: Path) -> None:
+    """A library call in a worker thread (a web app, a notebook's background job): the helper could not signal
+    such a thread and was started reading /dev/null, so it quit at once and the search ran to its end."""
+    try:
+        done = subprocess.run([sys.executable, "-c", _IN_A_THREAD, str(files["search"])],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the time limit did not stop a search in a worker thread")
+    status, seconds = done.stdout.split()
+    assert status == "UNKNOWN" and int(seconds) < 10, done.stderr
