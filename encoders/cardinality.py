@@ -32,9 +32,12 @@ METHODS = ("auto", "totalizer", "order")
 AMO_METHODS = ("auto", "product")
 # At-most-one over at most this many literals is written pairwise.
 AMO_PAIRWISE_MAX = 6
-# Reading the two-literal clauses costs a pass over the buffer and memory per clause: beyond this many
-# the groups are not looked for (an at-most-one is then written by the product encoding).
-MAX_INDEXED_BINARIES = 1_000_000
+# Reading the two-literal clauses costs a pass over the buffer and ~55 bytes per clause: beyond this
+# many the groups are not looked for (an at-most-one is then written by the product encoding), nor
+# after this many at-most-ones in a row without a group (say, 8 groups a week, product-encoded: no
+# two-literal clause makes two groups exclusive; the index would only cost time and memory).
+MAX_INDEXED_BINARIES = 500_000
+MAX_FRUITLESS = 32
 # Looking for groups costs O(n²) pair tests: longer at-most-ones are written by the product encoding.
 MAX_GROUPED_AMO = 400
 
@@ -77,16 +80,21 @@ class BinaryClauses:
     since the last one.
     """
 
-    __slots__ = ("out", "pos", "implied", "count")
+    __slots__ = ("out", "pos", "implied", "count", "fruitless")
 
     def __init__(self, out: ClauseBuffer) -> None:
         self.out = out
         self.pos = 0
         self.implied: dict[int, list[int]] = {}
         self.count = 0
+        self.fruitless = 0  # at-most-ones in a row in which no group was found
 
     def update(self) -> bool:
-        """Read the clauses added since the last call; False once there are too many to index."""
+        """Read the clauses added since the last call; False once there are too many to index
+        (or too many at-most-ones in a row had no group)."""
+        if self.fruitless >= MAX_FRUITLESS:
+            self.implied.clear()
+            return False
         lits = self.out.lits
         end = len(lits)
         i = self.pos
@@ -157,8 +165,10 @@ def grouped_at_most_one(lits: Sequence[int], pool: Pool, out: ClauseBuffer, bina
         return
     groups = binaries.exclusive_groups(lits)
     if len(groups) == len(lits):  # nothing exclusive already
+        binaries.fruitless += 1
         at_most_one(lits, [], pool, out)
         return
+    binaries.fruitless = 0
     heads = []
     for group in groups:
         if len(group) == 1:

@@ -239,6 +239,19 @@ def test_at_most_one_is_written_over_the_groups_only_where_they_are_exclusive() 
     assert BinaryClauses(plain).exclusive_groups(a) == [[v] for v in a]
 
 
+def test_groups_are_no_longer_looked_for_after_many_at_most_ones_without_one() -> None:
+    from csp2sat.encoders.cardinality import MAX_FRUITLESS, BinaryClauses, grouped_at_most_one
+
+    pool = Pool(0)
+    out = ClauseBuffer()
+    binaries = BinaryClauses(out)
+    for _ in range(MAX_FRUITLESS):
+        lits = [pool.new() for _ in range(8)]
+        grouped_at_most_one(lits, pool, out, binaries)  # nothing exclusive: the product encoding
+    assert binaries.implied  # the product's clauses a → row, a → column were read
+    assert binaries.update() is False and not binaries.implied  # given up, and the index freed
+
+
 # ---------------------------------------------------------------- predicates read in place
 
 
