@@ -239,6 +239,44 @@ def test_at_most_one_is_written_over_the_groups_only_where_they_are_exclusive() 
     assert BinaryClauses(plain).exclusive_groups(a) == [[v] for v in a]
 
 
+def _golfers(groups: int, size: int, weeks: int) -> str:
+    """Sugar's social golfers (x_p_k: player p in slot k, week-major; a pair meets at most once)."""
+    players, slots = groups * size, groups * weeks
+    x = [[f"x_{p}_{k}" for k in range(slots)] for p in range(players)]
+    out = [f"(int {v} 0 1)" for row in x for v in row]
+    out += [f"(= (+ {' '.join(x[p][w * groups:(w + 1) * groups])}) 1)" for p in range(players) for w in range(weeks)]
+    out += [f"(= (+ {' '.join(x[p][k] for p in range(players))}) {size})" for k in range(slots)]
+    out += [f"(<= (+ {' '.join(f'(min {x[p][k]} {x[q][k]})' for k in range(slots))}) 1)"
+            for p in range(players) for q in range(p + 1, players)]
+    return "\n".join(out)
+
+
+def test_golfers_who_cannot_meet_often_enough_are_unsatisfiable() -> None:
+    # 6 golfers in 2 groups of 3 meet 2 others a week: 4 weeks would need 8 of the 5 others.
+    model = csp2sat.parse(_golfers(2, 3, 4))
+    auto, product = compile_model(model), compile_model(model, options={"amo": "product"})
+    assert auto.num_clauses < product.num_clauses  # the meetings were grouped by week
+    for compiled in (auto, product):
+        solver = Solver("glucose4")
+        compiled.load(solver)
+        assert solver.solve() is False
+        solver.delete()
+    # 6 golfers in 3 groups of 2 for 3 weeks can: an answer of the grouped CNF, checked by the evaluator.
+    assert csp2sat.solve(_golfers(3, 2, 3)).status == "SATISFIABLE"
+
+
+@pytest.mark.slow
+def test_golfers_count_is_that_of_disjoint_matchings(tmp_path, capsys) -> None:
+    from cli_support import run_cli
+
+    # 6 golfers, 3 groups of 2, 3 weeks: an ordered triple of edge-disjoint perfect matchings of K6
+    # (15 · 8 · 4 = 480), each matching's 3 pairs placed in the 3 labelled groups (3!³ = 216).
+    path = tmp_path / "golfers.csp"
+    path.write_text(_golfers(3, 2, 3), encoding="utf-8")
+    status, out, _ = run_cli(capsys, "solve", "--count", str(path))
+    assert status == 0 and out.strip().splitlines()[-1] == f"c SOLUTIONS {480 * 216}"
+
+
 def test_groups_are_no_longer_looked_for_after_many_at_most_ones_without_one() -> None:
     from csp2sat.encoders.cardinality import MAX_FRUITLESS, BinaryClauses, grouped_at_most_one
 
