@@ -22,7 +22,7 @@ from csp2sat.encoders.alldifferent import METHODS as ALLDIFF_METHODS
 from csp2sat.encoders.alldifferent import PAIRWISE_LIMIT
 from csp2sat.encoders.alldifferent import encode_alldifferent
 from csp2sat.encoders.cardinality import METHODS as CARDINALITY_METHODS
-from csp2sat.encoders.cardinality import Totalizers
+from csp2sat.encoders.cardinality import AMO_METHODS, Totalizers
 from csp2sat.encoders.cnf import ClauseBuffer, Pool
 from csp2sat.encoders.log import LogEncoding
 from csp2sat.encoders.order import OrderEncoding
@@ -33,7 +33,7 @@ from csp2sat.syntax import Domain, Model, Objective
 DEFAULT_OPTIONS: dict[str, str] = {
     "alldifferent": "auto", "cardinality": "auto", "int": "auto", "large": "auto", "split": "auto",
     "satmode": "auto", "objective": "auto", "shrink": "auto", "symmetry": "auto", "enumerate": "auto",
-    "disjunction": "auto",
+    "disjunction": "auto", "amo": "auto",
 }
 OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "alldifferent": ALLDIFF_METHODS, "cardinality": CARDINALITY_METHODS, "int": ("auto", "order", "direct"),
@@ -41,6 +41,8 @@ OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     # A clause with several sums: `auto` writes a sum of one clause into it and sums sharing a
     # variable value by value (`_single_clause`, `_encode_shared_pivot`); `named` names all but one.
     "disjunction": ("auto", "named"),
+    # An at-most-one count: over the groups its inputs are already exclusive in, or by the product encoding.
+    "amo": AMO_METHODS,
     # Not an encoding: how the SAT solver searches (csp2sat.solver.SAT_MODES); carried here so that
     # every -O choice travels in one place, with the CNF it belongs to.
     "satmode": ("auto", "default", "focus", "stable"),
@@ -683,7 +685,7 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
     order.axioms(out)
     log = LogEncoding(normal.int_domains, is_log, pool, out) if any(is_log) else None
     guards = [[-s] for s in sels] if sels else None
-    cards = Totalizers(pool, out)
+    cards = Totalizers(pool, out, opts["amo"])
     seen = _Seen(name_all=opts["disjunction"] == "named")
     clauses = _direct_clauses(normal, order) if order.direct else zip(normal.clauses, normal.origins)
     for lits, origin in clauses:

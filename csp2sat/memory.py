@@ -161,6 +161,9 @@ def estimate(normal, is_log: Sequence[bool], alldifferent: str, pairwise_limit: 
                 width = sum(bits[v] if is_log[v] else sizes[v] for v in vs)
                 cost += 16 * width  # adders and a comparator, ~16 clauses per input bit
                 cnf_vars += 3 * width
+            elif len(vs) > 3 and len(lits) == 1 and lit.c + sum(a < 0 for a in lit.coefs) == 1:
+                cost += 3 * len(vs)  # an at-most-one alone: product (2n + 4√n) or over groups (fewer)
+                cnf_vars += len(vs)
             elif len(vs) > 3:  # a count: totalizer
                 cost += 2 * len(vs) * min(len(vs), abs(lit.c) + 2)
                 cnf_vars += len(vs) * min(len(vs), abs(lit.c) + 2)

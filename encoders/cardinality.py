@@ -14,6 +14,9 @@ a clause (normalised literals are always ``≤``, so its polarity is always
 positive: a ``≥`` is an ``at most`` over the negated literals). The defining
 clauses only force outputs up, so they are satisfiable whatever the inputs
 are and need no selector. Totalizers over the same literals are shared.
+
+An at-most-one count is written over the groups of its inputs that the clauses already make
+pairwise exclusive (`grouped_at_most_one`, `-O amo=auto`), else by the product encoding.
 """
 
 from __future__ import annotations
@@ -24,8 +27,19 @@ from typing import Sequence
 from csp2sat.encoders.cnf import ClauseBuffer, Pool
 
 METHODS = ("auto", "totalizer", "order")
+# `-O amo=`: an at-most-one count over inputs that the clauses already make exclusive in groups is
+# written over the groups (`auto`), or always by the product encoding (`product`).
+AMO_METHODS = ("auto", "product")
 # At-most-one over at most this many literals is written pairwise.
 AMO_PAIRWISE_MAX = 6
+# Reading the two-literal clauses costs a pass over the buffer and ~55 bytes per clause: beyond this
+# many the groups are not looked for (an at-most-one is then written by the product encoding), nor
+# after this many at-most-ones in a row without a group (say, 8 groups a week, product-encoded: no
+# two-literal clause makes two groups exclusive; the index would only cost time and memory).
+MAX_INDEXED_BINARIES = 500_000
+MAX_FRUITLESS = 32
+# Looking for groups costs O(n²) pair tests: longer at-most-ones are written by the product encoding.
+MAX_GROUPED_AMO = 400
 
 
 def at_most_one(lits: Sequence[int], prefix: list[int], pool: Pool, out: ClauseBuffer) -> None:
@@ -59,16 +73,128 @@ def at_most_one(lits: Sequence[int], prefix: list[int], pool: Pool, out: ClauseB
     at_most_one(range(cols, cols + q), prefix, pool, out)
 
 
+class BinaryClauses:
+    """The two-literal clauses written to a buffer so far, as implications ``u → v``, read incrementally.
+
+    Only what the buffer holds when asked is read: each call of `update` reads the clauses added
+    since the last one.
+    """
+
+    __slots__ = ("out", "pos", "implied", "count", "fruitless")
+
+    def __init__(self, out: ClauseBuffer) -> None:
+        self.out = out
+        self.pos = 0
+        self.implied: dict[int, list[int]] = {}
+        self.count = 0
+        self.fruitless = 0  # at-most-ones in a row in which no group was found
+
+    def update(self) -> bool:
+        """Read the clauses added since the last call; False once there are too many to index
+        (or too many at-most-ones in a row had no group)."""
+        if self.fruitless >= MAX_FRUITLESS:
+            self.implied.clear()
+            return False
+        lits = self.out.lits
+        end = len(lits)
+        i = self.pos
+        implied = self.implied
+        index = lits.index
+        while i < end and self.count <= MAX_INDEXED_BINARIES:
+            j = index(0, i)
+            if j == i + 2:
+                u, v = lits[i], lits[i + 1]
+                implied.setdefault(-u, []).append(v)
+                implied.setdefault(-v, []).append(u)
+                self.count += 1
+            i = j + 1
+        self.pos = i
+        return self.count <= MAX_INDEXED_BINARIES
+
+    def exclusive_groups(self, lits: Sequence[int]) -> list[list[int]]:
+        """`lits` split into groups (in their order) whose members the binary clauses make pairwise exclusive.
+
+        Two inputs a, b are exclusive when a → s and b → t (s = a and t = b included) for some
+        binary clause ``¬s ∨ ¬t``: one step of unit propagation from either rules the other out
+        (symmetric: the clause is read both ways). Greedy: each input joins the first group all of
+        whose members it excludes.
+        """
+        implied = self.implied
+        consequences = [[a] + implied.get(a, []) for a in lits]
+        owners: dict[int, list[int]] = {}  # literal -> the inputs that make it true
+        for j, cons in enumerate(consequences):
+            for t in cons:
+                owners.setdefault(t, []).append(j)
+        excludes: list[set[int]] = []
+        for cons in consequences:
+            found: set[int] = set()
+            for s in cons:
+                for u in implied.get(s, ()):
+                    hit = owners.get(-u)
+                    if hit:
+                        found.update(hit)
+            excludes.append(found)
+        if not any(excludes):
+            return [[a] for a in lits]
+        groups: list[list[int]] = []
+        for i, found in enumerate(excludes):
+            if found:
+                for group in groups:
+                    if found.issuperset(group):
+                        group.append(i)
+                        break
+                else:
+                    groups.append([i])
+            else:
+                groups.append([i])
+        return [[lits[i] for i in group] for group in groups]
+
+
+def grouped_at_most_one(lits: Sequence[int], pool: Pool, out: ClauseBuffer, binaries: BinaryClauses) -> None:
+    """``AMO(lits)`` over the groups of inputs that the clauses already make exclusive.
+
+    Each group of two or more inputs gets a literal ``c ⇔ (a₁ ∨ … ∨ aₖ)`` (the "commander"), and
+    at most one of the groups' literals may be true: n + k clauses where the product encoding
+    takes 2n + O(√n). (Social golfers: "p and q meet in week t" for the 30 meetings of a pair,
+    the weeks being exclusive already; search 5–100x fewer conflicts than the product encoding,
+    which also lays its grid across the weeks: docs/performance.md.) The definition's
+    ``c → a₁ ∨ … ∨ aₖ`` half is not needed for the at-most-one but is what makes the search fast.
+    """
+    if len(lits) <= AMO_PAIRWISE_MAX or len(lits) > MAX_GROUPED_AMO or not binaries.update():
+        at_most_one(lits, [], pool, out)
+        return
+    groups = binaries.exclusive_groups(lits)
+    if len(groups) == len(lits):  # nothing exclusive already
+        binaries.fruitless += 1
+        at_most_one(lits, [], pool, out)
+        return
+    binaries.fruitless = 0
+    heads = []
+    for group in groups:
+        if len(group) == 1:
+            heads.append(group[0])
+            continue
+        c = pool.new()
+        for a in group:
+            out.add((-a, c))
+        out.add([-c] + group)
+        heads.append(c)
+    if len(heads) > 1:
+        at_most_one(heads, [], pool, out)
+
+
 class Totalizers:
     """Builds (and shares) truncated totalizers over literal lists, in one pool and buffer."""
 
-    __slots__ = ("pool", "out", "_cache")
+    __slots__ = ("pool", "out", "_cache", "_binaries")
 
-    def __init__(self, pool: Pool, out: ClauseBuffer) -> None:
+    def __init__(self, pool: Pool, out: ClauseBuffer, amo: str = "auto") -> None:
         self.pool = pool
         self.out = out
         # sorted literals -> unary outputs (outputs[j] ⇐ "at least j+1 inputs are true")
         self._cache: dict[tuple[int, ...], list[int]] = {}
+        # The two-literal clauses so far, read when an at-most-one may be written over groups (`-O amo=auto`).
+        self._binaries = BinaryClauses(out) if amo == "auto" else None
 
     def add_at_most(self, lits: Sequence[int], k: int, prefix: list[int]) -> None:
         """Clauses for ``prefix ∨ at most k of lits`` (no output literal needed: smaller for k ≤ 1)."""
@@ -81,7 +207,10 @@ class Totalizers:
             for x in lits:
                 out.add(prefix + [-x])
         elif k == 1:
-            at_most_one(lits, prefix, self.pool, out)
+            if prefix or self._binaries is None:
+                at_most_one(lits, prefix, self.pool, out)
+            else:
+                grouped_at_most_one(lits, self.pool, out, self._binaries)
         else:
             out.add(prefix + [self.at_most(lits, k)])
 

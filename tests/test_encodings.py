@@ -183,6 +183,113 @@ def test_long_exactly_one_is_small() -> None:
     assert card.num_clauses <= 4 * n < split.num_clauses
 
 
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_at_most_one_over_exclusive_groups_matches_brute_force(data) -> None:
+    # The social golfers' shape: 0/1 variables exclusive in groups ("one group a week"), and at most
+    # one of many terms `x` or `(min x y)`; `-O amo=auto` writes the at-most-one over the groups
+    # the clauses already make exclusive. Random groups, some overlapping terms, some not exclusive.
+    n = data.draw(st.integers(6, 9))
+    groups = data.draw(st.lists(st.lists(st.integers(0, n - 1), min_size=2, max_size=4, unique=True),
+                                min_size=1, max_size=3))
+    exact = data.draw(st.lists(st.booleans(), min_size=len(groups), max_size=len(groups)))
+    terms = data.draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), min_size=7, max_size=10))
+    text = "".join(f"(int x{i} 0 1)" for i in range(n))
+    for g, eq in zip(groups, exact):
+        text += f"({'=' if eq else '<='} (+ {' '.join(f'x{i}' for i in g)}) 1)"
+    spelled = [f"x{i}" if i == j else f"(min x{i} x{j})" for i, j in terms]
+    text += f"(<= (+ {' '.join(spelled)}) 1)"
+
+    def holds(*v: int) -> bool:
+        return (all(sum(v[i] for i in g) == 1 if eq else sum(v[i] for i in g) <= 1 for g, eq in zip(groups, exact))
+                and sum(min(v[i], v[j]) for i, j in terms) <= 1)
+
+    expected = _brute([[0, 1]] * n, holds)
+    assert _solutions(text, {"amo": "auto"}) == expected
+    assert _solutions(text, {"amo": "product"}) == expected
+
+
+def test_at_most_one_is_written_over_the_groups_only_where_they_are_exclusive() -> None:
+    from csp2sat.encoders.cardinality import BinaryClauses, grouped_at_most_one
+
+    # a_i → x_(i mod 3) and the x's exclusive pairwise: a_i and a_j are exclusive when i ≢ j (mod 3),
+    # so the greedy groups are {a0, a1, a2}, {a3, a4, a5}, {a6, a7, a8}.
+    pool = Pool(12)
+    out = ClauseBuffer()
+    a, x = list(range(1, 10)), [10, 11, 12]
+    for i, lit in enumerate(a):
+        out.add([-lit, x[i % 3]])
+    for i in range(3):
+        for j in range(i + 1, 3):
+            out.add([-x[i], -x[j]])
+    binaries = BinaryClauses(out)
+    assert binaries.update() and binaries.exclusive_groups(a) == [[1, 2, 3], [4, 5, 6], [7, 8, 9]]
+    before = out.count
+    grouped_at_most_one(a, pool, out, binaries)
+    assert out.count - before == 9 + 3 + 3  # a → c; c → a ∨ a' ∨ a'' per group; AMO of 3 commanders pairwise
+    solver = Solver("cadical195")
+    solver.append_formula(out)
+    assert solver.solve(assumptions=[1, 2]) is False  # other x: excluded by the existing clauses
+    assert solver.solve(assumptions=[1, 4]) is False  # same x, other groups: excluded by the new clauses
+    assert solver.solve(assumptions=[5]) is True
+    # Without the exclusions nothing is grouped (the product encoding is written).
+    plain = ClauseBuffer()
+    for i, lit in enumerate(a):
+        plain.add([-lit, x[i % 3]])
+    assert BinaryClauses(plain).exclusive_groups(a) == [[v] for v in a]
+
+
+def _golfers(groups: int, size: int, weeks: int) -> str:
+    """Sugar's social golfers (x_p_k: player p in slot k, week-major; a pair meets at most once)."""
+    players, slots = groups * size, groups * weeks
+    x = [[f"x_{p}_{k}" for k in range(slots)] for p in range(players)]
+    out = [f"(int {v} 0 1)" for row in x for v in row]
+    out += [f"(= (+ {' '.join(x[p][w * groups:(w + 1) * groups])}) 1)" for p in range(players) for w in range(weeks)]
+    out += [f"(= (+ {' '.join(x[p][k] for p in range(players))}) {size})" for k in range(slots)]
+    out += [f"(<= (+ {' '.join(f'(min {x[p][k]} {x[q][k]})' for k in range(slots))}) 1)"
+            for p in range(players) for q in range(p + 1, players)]
+    return "\n".join(out)
+
+
+def test_golfers_who_cannot_meet_often_enough_are_unsatisfiable() -> None:
+    # 6 golfers in 2 groups of 3 meet 2 others a week: 4 weeks would need 8 of the 5 others.
+    model = csp2sat.parse(_golfers(2, 3, 4))
+    auto, product = compile_model(model), compile_model(model, options={"amo": "product"})
+    assert auto.num_clauses < product.num_clauses  # the meetings were grouped by week
+    for compiled in (auto, product):
+        solver = Solver("glucose4")
+        compiled.load(solver)
+        assert solver.solve() is False
+        solver.delete()
+    # 6 golfers in 3 groups of 2 for 3 weeks can: an answer of the grouped CNF, checked by the evaluator.
+    assert csp2sat.solve(_golfers(3, 2, 3)).status == "SATISFIABLE"
+
+
+@pytest.mark.slow
+def test_golfers_count_is_that_of_disjoint_matchings(tmp_path, capsys) -> None:
+    from cli_support import run_cli
+
+    # 6 golfers, 3 groups of 2, 3 weeks: an ordered triple of edge-disjoint perfect matchings of K6
+    # (15 · 8 · 4 = 480), each matching's 3 pairs placed in the 3 labelled groups (3!³ = 216).
+    path = tmp_path / "golfers.csp"
+    path.write_text(_golfers(3, 2, 3), encoding="utf-8")
+    status, out, _ = run_cli(capsys, "solve", "--count", str(path))
+    assert status == 0 and out.strip().splitlines()[-1] == f"c SOLUTIONS {480 * 216}"
+
+
+def test_groups_are_no_longer_looked_for_after_many_at_most_ones_without_one() -> None:
+    from csp2sat.encoders.cardinality import MAX_FRUITLESS, BinaryClauses, grouped_at_most_one
+
+    pool = Pool(0)
+    out = ClauseBuffer()
+    binaries = BinaryClauses(out)
+    for _ in range(MAX_FRUITLESS):
+        lits = [pool.new() for _ in range(8)]
+        grouped_at_most_one(lits, pool, out, binaries)  # nothing exclusive: the product encoding
+    assert binaries.implied  # the product's clauses a → row, a → column were read
+    assert binaries.update() is False and not binaries.implied  # given up, and the index freed
+
+
 # ---------------------------------------------------------------- predicates read in place
 
 

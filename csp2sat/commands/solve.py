@@ -69,7 +69,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="KEY=VALUE",
         help="choose an encoding for comparison (repeatable): alldifferent=auto|pairwise|relational|amo, "
-        "cardinality=auto|totalizer|order, int=auto|order|direct (direct: one literal per value; "
+        "cardinality=auto|totalizer|order, amo=auto|product (an at-most-one count: over the groups its inputs are "
+        "already exclusive in, or the product encoding), int=auto|order|direct (direct: one literal per value; "
         "auto is order, measured faster), large=auto|log|order, split=auto|shared|onesided "
         "(long sums: shared two-sided helpers, or separate ones per side), disjunction=auto|named "
         "(a clause of several sums: one-clause sums and sums sharing a variable written out, or all but one named), satmode=auto|default|focus|stable "
