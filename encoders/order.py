@@ -34,6 +34,8 @@ from csp2sat.syntax import Domain
 # `encode_le` hands its last two terms to numpy (one row per value) when `vectorise` is set (the
 # compiler sets it for CNFs big enough to pay numpy's import) and the second-last has this many values.
 VECTOR_MIN_VALUES = 32
+# A direct variable of at most this many values gets a pairwise at-most-one, else the product encoding.
+DIRECT_PAIRWISE_MAX = 16
 
 
 class OrderEncoding:
@@ -72,7 +74,13 @@ class OrderEncoding:
             if direct and direct[var]:
                 n = len(vals)
                 out.add(range(base, base + n))
-                at_most_one(range(base, base + n), [], self._pool, out)
+                if n <= DIRECT_PAIRWISE_MAX:
+                    for a in range(base, base + n):
+                        for b in range(a + 1, base + n):
+                            lits.extend((-a, -b, 0))
+                    out.count += n * (n - 1) // 2
+                else:
+                    at_most_one(range(base, base + n), [], self._pool, out)
                 continue
             for p in range(base, base + len(vals) - 2):
                 lits.extend((-p, p + 1, 0))
