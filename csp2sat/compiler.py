@@ -508,13 +508,17 @@ def _merged_pair(first: list, second: list, order: OrderEncoding) -> list | None
     """
     if len(first) != len(second) or not first:
         return None
-    a = _direct_interval(first[-1], order)
+    last = first[-1]
+    if last.__class__ is not Linear or len(last.vars) != 1 or not order.direct[last.vars[0]]:
+        return None
+    a = _direct_interval(last, order)
     if a is None:
         return None
     b = _direct_interval(second[-1], order)
     if b is None or b[0] != a[0]:
         return None
-    if not all(_same_literal(x, y) for x, y in zip(first[:-1], second[:-1])):
+    # The normaliser's pairs share their literal objects: compare those first, by identity.
+    if first[:-1] != second[:-1] and not all(_same_literal(x, y) for x, y in zip(first[:-1], second[:-1])):
         return None
     return first[:-1] + [DirectRange(a[0], max(a[1], b[1]), min(a[2], b[2]))]
 
@@ -535,42 +539,23 @@ def _direct_clauses(normal: NormalCSP, order: OrderEncoding) -> Iterator[tuple[l
         i += 1
 
 
-# "int=auto": a variable is direct-encoded only with at most this many values (cspuz_core: 500; the
-# direct literals and the at-most-one grow with the domain, an order literal does not) ...
+# "int=mixed": a variable is direct-encoded only with at most this many values: the pentomino
+# boxes' cell owners (12 values) count faster one-hot, their placements (18-220 values) slower
+# (docs/performance.md, "Direct encoding chosen per variable").
 DIRECT_MAX_VALUES = 16
-# ... and when every clause names at most this many of its values, or all but this many (a clause
-# naming more, e.g. the ray `x ≤ 50` of 0..100, is one literal in the order encoding and dozens here).
-DIRECT_MAX_NAMED = 16
 # What "int=auto" means: "mixed" (the per-variable choice of `_choose_direct`) or "order".
 AUTO_INT = "order"
-
-
-class _ValueIndex:
-    """The part of `OrderEncoding` that `_merged_pair` asks about, for the candidates of `_choose_direct`."""
-
-    __slots__ = ("direct", "values")
-
-    def __init__(self, direct: list[bool], domains: list[Domain]) -> None:
-        self.direct = direct
-        self.values = {v: list(d.values()) for v, (d, on) in enumerate(zip(domains, direct)) if on}
-
-    def is_direct(self, var: int) -> bool:
-        return self.direct[var]
-
-    index_range = OrderEncoding.index_range
 
 
 def _choose_direct(normal: NormalCSP, is_log: list[bool], choice: str, objective: int | None = None) -> list[bool]:
     """Which integer variables get the direct (one-hot) encoding (option ``int``; see docs/encodings.md).
 
     ``direct``: every variable of more than 2 values that is not log-encoded. ``order``: none.
-    ``mixed``: the variables whose every use is what the direct literals say, i.e. that appear only
-    in literals of their own against constants (never in a sum of several variables, an
-    alldifferent or as the objective), with at most `DIRECT_MAX_VALUES` values, and where each
-    clause (the normaliser's pair ``P ∨ x ≥ a``, ``P ∨ x ≤ b`` taken as one, as the encoder does)
-    allows or excludes at most `DIRECT_MAX_NAMED` of the variable's values: cell numbers and
-    placements of puzzles, ``x = c``/``x ≠ c``, memberships. Sums, comparisons of variables and
-    alldifferent keep the order encoding, measured faster there (n-queens, docs/performance.md).
+    ``mixed``: the variables of 3 to `DIRECT_MAX_VALUES` values whose every use is what the direct
+    literals say: they appear in clauses, and only in literals of their own against constants
+    (``x = c``, ``x ≠ c``, memberships, bounds: cell numbers of puzzles), never in a sum of
+    several variables (comparisons of variables), an alldifferent or as the objective, where
+    the order encoding was measured faster (n-queens, docs/performance.md).
     """
     doms = normal.int_domains
     if choice == "direct":
@@ -578,74 +563,24 @@ def _choose_direct(normal: NormalCSP, is_log: list[bool], choice: str, objective
     if choice == "order" or (choice == "auto" and AUTO_INT == "order"):
         return [False] * len(doms)
     cand = [2 < d.size <= DIRECT_MAX_VALUES and not lg for d, lg in zip(doms, is_log)]
-    left = sum(cand)
     for ad in normal.alldiffs:
         for v in ad.vars:
-            if cand[v]:
-                cand[v] = False
-                left -= 1
-    if objective is not None and cand[objective]:
+            cand[v] = False
+    if objective is not None:
         cand[objective] = False
-        left -= 1
-    if not left:
+    if not any(cand):
         return cand
-    index = _ValueIndex(cand, doms)
     used = [False] * len(doms)  # named by a clause: a variable only declared keeps its cheaper order axioms
-    clauses, origins = normal.clauses, normal.origins
-    named: list[tuple[list, int]] = []  # unary literals of candidates, judged once every sum has been seen
-    i, n = 0, len(clauses)
-    while i < n:
-        lits = clauses[i]
-        unary = False
+    for lits in normal.clauses:
         for lit in lits:
             if lit.__class__ is Linear:
                 vs = lit.vars
-                if len(vs) > 1:
-                    for v in vs:
-                        if cand[v]:
-                            cand[v] = False
-                            left -= 1
-                elif cand[vs[0]]:
-                    unary = True
+                if len(vs) == 1:
                     used[vs[0]] = True
-        if not left:
-            return cand
-        if unary:
-            if i + 1 < n and origins[i + 1] == origins[i]:
-                merged = _merged_pair(lits, clauses[i + 1], index)
-                if merged is not None:
-                    named.append(merged)
-                    i += 2
-                    continue
-            named.append(lits)
-        i += 1
-    for v, on in enumerate(cand):
-        if on and not used[v]:
-            cand[v] = False
-    for lits in named:
-        spans: dict[int, list[tuple[int, int]]] = {}
-        sums = 0
-        for lit in lits:
-            if isinstance(lit, DirectRange):
-                spans.setdefault(lit.var, []).append((lit.lo, lit.hi))
-            elif lit.__class__ is Linear:
-                if len(lit.vars) == 1 and cand[lit.vars[0]]:
-                    x = lit.vars[0]
-                    spans.setdefault(x, []).append(index.index_range(x, lit.coefs[0], lit.c))
                 else:
-                    sums += 1
-        for x, ranges in spans.items():
-            if not cand[x]:
-                continue
-            size = len(index.values[x])
-            allowed = len({k for lo, hi in ranges for k in range(lo, hi)})
-            missing = size - allowed
-            # The encoder writes `¬(x = v)` for one value missing, one binary clause per missing value
-            # when the rest are Booleans (`_direct_part`), else one literal per allowed value.
-            cost = 1 if missing <= 1 else (min(allowed, missing) if not sums and len(spans) == 1 else allowed)
-            if cost > DIRECT_MAX_NAMED:
-                cand[x] = False
-    return cand
+                    for v in vs:
+                        cand[v] = False
+    return [c and u for c, u in zip(cand, used)]
 
 
 class _Seen:
