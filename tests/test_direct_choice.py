@@ -115,3 +115,15 @@ def test_the_comparison_catches_a_direct_literal_off_by_one(monkeypatch: pytest.
     expected = brute_force(csp2sat.parse(PUZZLE_LIKE)).answers
     with pytest.raises((CspError, AssertionError)):
         assert _answers(PUZZLE_LIKE, {"int": "mixed"})[0] == expected
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_cli_counts_with_mixed(tmp_path, capsys, jobs: str) -> None:
+    # As users run it: -O int=mixed on the command line, counting (blocking clauses over direct
+    # literals), and with -j 2 (a copy of the compiled problem sent to the workers).
+    from tests.cli_support import run_cli
+
+    path = tmp_path / "member.csp"
+    path.write_text("(int x 1 9)\n(bool b)\n(iff b (or (= x 2) (and (<= 5 x) (<= x 7))))\n(!= x 6)\n")
+    status, out, _ = run_cli(capsys, "solve", "--count", "-j", jobs, "-O", "int=mixed", str(path))
+    assert status == 0 and out.strip().splitlines()[-1] == "c SOLUTIONS 8"
