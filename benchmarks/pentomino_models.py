@@ -24,6 +24,7 @@ Exact-cover models, named PIECE/CELL/OWNER:
 usage: .venv/bin/python benchmarks/pentomino_models.py [MODEL ...] [--seeds N] [--solver NAME] [--boxes NAME,...]
        e.g. pipeline ladder/owner/pairwise ladder/owner-order/pairwise --seeds 4
             pipeline pipeline-one --seeds 4
+            pipeline-one@int=order pipeline-one@int=direct --seeds 4   (encoding options after '@')
 """
 
 from __future__ import annotations
@@ -193,11 +194,12 @@ def _member_by_order(o: int, numbers: list[int], le: list[int], n: int) -> Claus
     return clauses
 
 
-def pipeline(box: pentomino.Box, one_answer: bool = False) -> tuple[int, Clauses]:
+def pipeline(box: pentomino.Box, one_answer: bool = False, options: "dict[str, str] | None" = None) -> tuple[int, Clauses]:
     """csp2sat's CNF of the generated .csp (`pipeline`), or of the text with the box's symmetry broken
-    that `csp2sat puzzle` compiles for one answer (`pipeline-one`: `pentomino.generate_one`)."""
+    that `csp2sat puzzle` compiles for one answer (`pipeline-one`: `pentomino.generate_one`);
+    `options`: encoding choices (`-O`), from a model named e.g. ``pipeline-one@int=direct``."""
     text = pentomino.generate_one(box) if one_answer else pentomino.generate(box)
-    compiled = compile_model(check(parse_text(text)))
+    compiled = compile_model(check(parse_text(text)), options=options)
     return compiled.num_vars, [list(c) for c in compiled.clauses()]
 
 
@@ -237,8 +239,10 @@ def main() -> int:
         box = pentomino.read(text)
         line = f"{name:20s}"
         for model in args.models:
-            if model in ("pipeline", "pipeline-one"):
-                nv, clauses = pipeline(box, one_answer=model == "pipeline-one")
+            base, *opts = model.split("@")
+            if base in ("pipeline", "pipeline-one"):
+                options = dict(opt.split("=", 1) for opt in opts)
+                nv, clauses = pipeline(box, one_answer=base == "pipeline-one", options=options)
             else:
                 nv, clauses = exact_cover(box, *model.split("/"))
             here = [solve(nv, clauses, seed, args.solver) for seed in seeds]

@@ -36,7 +36,7 @@ DEFAULT_OPTIONS: dict[str, str] = {
     "disjunction": "auto", "amo": "auto",
 }
 OPTION_CHOICES: dict[str, tuple[str, ...]] = {
-    "alldifferent": ALLDIFF_METHODS, "cardinality": CARDINALITY_METHODS, "int": ("auto", "order", "direct"),
+    "alldifferent": ALLDIFF_METHODS, "cardinality": CARDINALITY_METHODS, "int": ("auto", "order", "direct", "mixed"),
     "large": ("auto", "log", "order"), "split": ("auto", "shared", "onesided"),
     # A clause with several sums: `auto` writes a sum of one clause into it and sums sharing a
     # variable value by value (`_single_clause`, `_encode_shared_pivot`); `named` names all but one.
@@ -261,9 +261,7 @@ def _encode_clause(lits: list, prefix: list[int], order: OrderEncoding, pool: Po
         cards.add_at_most(*_count_inputs(lits[0], order), prefix)  # a count alone: no output literal needed
         return
     if order.direct:
-        if _direct_split(lits, prefix, order, out):
-            return
-        lits, prefix = _direct_part(lits, prefix, order)
+        lits, prefix = _direct_part(lits, prefix, order, out)
         if lits is None:
             return
     simple = list(prefix)
@@ -434,74 +432,60 @@ class DirectRange:
         self.var, self.lo, self.hi = var, lo, hi
 
 
-def _direct_part(lits: list, prefix: list[int], order: OrderEncoding) -> "tuple[list | None, list[int]]":
+def _direct_part(lits: list, prefix: list[int], order: OrderEncoding, out: ClauseBuffer) -> "tuple[list | None, list[int]]":
     """Encode the literals of `lits` that bound one direct variable: (the other literals, prefix + their CNF).
 
     The literals on one direct variable x in a clause together say x ∈ S (a union of
     index ranges): the clause gets ``¬(x = v)`` when S misses one value v, else
-    ``x = v`` for each v in S. None for the literals when S is every value (the clause holds).
+    ``x = v`` for each v in S. None for the literals when the clause is done: S is
+    every value (the clause holds), or the clause went to `out` as one clause
+    ``B ∨ ¬(x = v)`` per value v outside S. That split is made when the other literals
+    B are Booleans and x, the one direct variable, misses fewer values than S holds
+    (e.g. ``B ∨ x < a ∨ x > b``, the negation of ``a ≤ x ≤ b``): with x's at-least-one
+    clause the clauses mean the same, and unit propagation gets more from them
+    (x = v alone implies B, where the single clause needs every value of S false first).
     """
     ranges: dict[int, list[tuple[int, int]]] = {}
     rest = []
+    booleans = True
+    direct = order.direct
     for lit in lits:
-        if isinstance(lit, DirectRange):
+        cls = lit.__class__
+        if cls is DirectRange:
             ranges.setdefault(lit.var, []).append((lit.lo, lit.hi))
-        elif isinstance(lit, Linear) and len(lit.vars) == 1 and order.is_direct(lit.vars[0]):
-            ranges.setdefault(lit.vars[0], []).append(order.index_range(lit.vars[0], lit.coefs[0], lit.c))
+        elif cls is Linear and len(lit.vars) == 1 and direct[lit.vars[0]]:
+            v = lit.vars[0]
+            ranges.setdefault(v, []).append(order.index_range(v, lit.coefs[0], lit.c))
         else:
             rest.append(lit)
+            if cls is not int:
+                booleans = False
     if not ranges:
         return lits, prefix
     extra = list(prefix)
     for var, spans in ranges.items():
         n = len(order.values[var])
-        allowed = sorted({k for lo, hi in spans for k in range(lo, hi)})
+        if len(spans) == 1:
+            lo, hi = spans[0]
+            allowed: "range | list[int]" = range(lo, max(lo, hi))
+        else:
+            allowed = sorted({k for lo, hi in spans for k in range(lo, hi)})
         base = order.base[var]
-        if len(allowed) == n:
+        held = len(allowed)
+        if held == n:
             return None, prefix
-        if len(allowed) == n - 1:
-            missing = next(k for k, a in enumerate(allowed + [n]) if a != k)
+        if held == n - 1:
+            missing = next(k for k, a in enumerate(list(allowed) + [n]) if a != k)
             extra.append(-(base + missing))
+        elif booleans and len(ranges) == 1 and 2 * (n - held) < n:
+            inside = set(allowed)
+            for k in range(n):
+                if k not in inside:
+                    out.add(extra + rest + [-(base + k)])
+            return None, prefix
         else:
             extra.extend(base + k for k in allowed)
     return rest, extra
-
-
-def _direct_split(lits: list, prefix: list[int], order: OrderEncoding, out: ClauseBuffer) -> bool:
-    """``B ∨ x ∈ S`` as one binary-or-short clause ``B ∨ ¬(x = v)`` per value v outside S (False if not done).
-
-    Only for a clause whose other literals B are Booleans and whose one direct variable x misses
-    fewer values than S holds (e.g. ``B ∨ x < a ∨ x > b``, the negation of ``a ≤ x ≤ b``): with x's
-    at-least-one clause the clauses mean the same, and unit propagation gets more from them
-    (x = v alone implies B, where the single clause needs every value of S false first).
-    """
-    var = None
-    spans: list[tuple[int, int]] = []
-    for lit in lits:
-        if isinstance(lit, DirectRange):
-            v, span = lit.var, (lit.lo, lit.hi)
-        elif isinstance(lit, Linear) and len(lit.vars) == 1 and order.is_direct(lit.vars[0]):
-            v, span = lit.vars[0], order.index_range(lit.vars[0], lit.coefs[0], lit.c)
-        elif lit.__class__ is int:
-            continue
-        else:
-            return False
-        if var is not None and v != var:
-            return False
-        var = v
-        spans.append(span)
-    if var is None:
-        return False
-    n = len(order.values[var])
-    allowed = {k for lo, hi in spans for k in range(lo, hi)}
-    missing = [k for k in range(n) if k not in allowed]
-    if len(missing) < 2 or len(missing) >= len(allowed):
-        return False  # one value missing: _direct_part writes one literal; many: the clause is shorter
-    booleans = [lit for lit in lits if lit.__class__ is int]
-    base = order.base[var]
-    for k in missing:
-        out.add(list(prefix) + booleans + [-(base + k)])
-    return True
 
 
 def _direct_interval(lit: object, order: OrderEncoding) -> "tuple[int, int, int] | None":
@@ -526,13 +510,17 @@ def _merged_pair(first: list, second: list, order: OrderEncoding) -> list | None
     """
     if len(first) != len(second) or not first:
         return None
-    a = _direct_interval(first[-1], order)
+    last = first[-1]
+    if last.__class__ is not Linear or len(last.vars) != 1 or not order.direct[last.vars[0]]:
+        return None
+    a = _direct_interval(last, order)
     if a is None:
         return None
     b = _direct_interval(second[-1], order)
     if b is None or b[0] != a[0]:
         return None
-    if not all(_same_literal(x, y) for x, y in zip(first[:-1], second[:-1])):
+    # The normaliser's pairs share their literal objects: compare those first, by identity.
+    if first[:-1] != second[:-1] and not all(_same_literal(x, y) for x, y in zip(first[:-1], second[:-1])):
         return None
     return first[:-1] + [DirectRange(a[0], max(a[1], b[1]), min(a[2], b[2]))]
 
@@ -553,18 +541,48 @@ def _direct_clauses(normal: NormalCSP, order: OrderEncoding) -> Iterator[tuple[l
         i += 1
 
 
-def _choose_direct(normal: NormalCSP, is_log: list[bool], choice: str) -> list[bool]:
+# "int=mixed": a variable is direct-encoded only with at most this many values: the pentomino
+# boxes' cell owners (12 values) count faster one-hot, their placements (18-220 values) slower
+# (docs/performance.md, "Direct encoding chosen per variable").
+DIRECT_MAX_VALUES = 16
+# What "int=auto" means: "mixed" (the per-variable choice of `_choose_direct`) or "order".
+AUTO_INT = "order"
+
+
+def _choose_direct(normal: NormalCSP, is_log: list[bool], choice: str, objective: int | None = None) -> list[bool]:
     """Which integer variables get the direct (one-hot) encoding (option ``int``; see docs/encodings.md).
 
-    ``direct``: every variable of more than 2 values that is not log-encoded.
-    ``auto`` is ``order``: the direct encoding was measured slower on every family
-    where it applies (n-queens 100/200, the pentomino count; docs/performance.md),
-    so it is only there for comparison.
+    ``direct``: every variable of more than 2 values that is not log-encoded. ``order``: none.
+    ``mixed``: the variables of 3 to `DIRECT_MAX_VALUES` values whose every use is what the direct
+    literals say: they appear in clauses, and only in literals of their own against constants
+    (``x = c``, ``x ≠ c``, memberships, bounds: cell numbers of puzzles), never in a sum of
+    several variables (comparisons of variables), an alldifferent or as the objective, where
+    the order encoding was measured faster (n-queens, docs/performance.md).
     """
     doms = normal.int_domains
     if choice == "direct":
         return [d.size > 2 and not lg for d, lg in zip(doms, is_log)]
-    return [False] * len(doms)
+    if choice == "order" or (choice == "auto" and AUTO_INT == "order"):
+        return [False] * len(doms)
+    cand = [2 < d.size <= DIRECT_MAX_VALUES and not lg for d, lg in zip(doms, is_log)]
+    for ad in normal.alldiffs:
+        for v in ad.vars:
+            cand[v] = False
+    if objective is not None:
+        cand[objective] = False
+    if not any(cand):
+        return cand
+    used = [False] * len(doms)  # named by a clause: a variable only declared keeps its cheaper order axioms
+    for lits in normal.clauses:
+        for lit in lits:
+            if lit.__class__ is Linear:
+                vs = lit.vars
+                if len(vs) == 1:
+                    used[vs[0]] = True
+                else:
+                    for v in vs:
+                        cand[v] = False
+    return [c and u for c, u in zip(cand, used)]
 
 
 class _Seen:
@@ -676,7 +694,10 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
     sels = [pool.new() for _ in model.constraints] if selectors else None
     is_log = _choose_log(normal, opts["large"])
     estimate = memory.check_cnf(model, normal, is_log, opts, PAIRWISE_LIMIT)
-    is_direct = _choose_direct(normal, is_log, opts["int"])
+    objective = None
+    if model.objective is not None:
+        objective = normal.int_names.index(model.objective.var) if model.objective.var in normal.int_names else None
+    is_direct = _choose_direct(normal, is_log, opts["int"], objective)
     out = ClauseBuffer()
     # A log variable gets no order literals: its place in the order encoding is a one-value stand-in.
     order = OrderEncoding([Domain.range(0, 0) if lg else d for d, lg in zip(normal.int_domains, is_log)], pool,

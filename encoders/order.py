@@ -14,7 +14,8 @@ domains d₁..dₘ costs at most d₁·...·dₘ₋₁ clauses.
 
 Variables marked *direct* (the compiler's choice, option ``int``) get the
 direct (one-hot) encoding instead: one CNF variable ``p(x = vₖ)`` per value,
-an at-least-one clause and an at-most-one (`encoders.cardinality.at_most_one`).
+an at-least-one clause and an at-most-one (pairwise up to `DIRECT_PAIRWISE_MAX`
+values, else `encoders.cardinality.at_most_one`).
 Every method below answers for them too, so that no other encoder needs to
 know: `equal`/`not_equal` are single literals, and `le` (for the rare direct
 variable in a sum or an objective bound) is built on demand as a ladder
@@ -34,6 +35,9 @@ from csp2sat.syntax import Domain
 # `encode_le` hands its last two terms to numpy (one row per value) when `vectorise` is set (the
 # compiler sets it for CNFs big enough to pay numpy's import) and the second-last has this many values.
 VECTOR_MIN_VALUES = 32
+# A direct variable of at most this many values gets a pairwise at-most-one, else the product encoding
+# (the pentomino owners, 12 values: first 100 packings of 5x12 in 12.1 s of CPU against 20.7 s).
+DIRECT_PAIRWISE_MAX = 16
 
 
 class OrderEncoding:
@@ -72,7 +76,13 @@ class OrderEncoding:
             if direct and direct[var]:
                 n = len(vals)
                 out.add(range(base, base + n))
-                at_most_one(range(base, base + n), [], self._pool, out)
+                if n <= DIRECT_PAIRWISE_MAX:
+                    for a in range(base, base + n):
+                        for b in range(a + 1, base + n):
+                            lits.extend((-a, -b, 0))
+                    out.count += n * (n - 1) // 2
+                else:
+                    at_most_one(range(base, base + n), [], self._pool, out)
                 continue
             for p in range(base, base + len(vals) - 2):
                 lits.extend((-p, p + 1, 0))

@@ -431,3 +431,71 @@ def scheduling_texts(draw: st.DrawFn) -> str:
     if draw(st.booleans()):
         lines.append(draw(formulas(scope, 1, globals_ok=False)))
     return _with_objective(draw, scope, lines)
+
+
+@st.composite
+def _constant_use(draw: st.DrawFn, name: str, values: list[int]) -> str:
+    """A formula about integer `name` and constants only: `x = c`, `x ≠ c`, a bound, or a membership
+    (an `or` of values and intervals, as the puzzle generators write it)."""
+    near = st.integers(values[0] - 1, values[-1] + 1)
+    kind = draw(st.integers(0, 4))
+    if kind == 0:
+        return f"({_spell(draw, draw(st.sampled_from(('eq', 'ne'))), COMPARISON_ALIASES)} {name} {draw(near)})"
+    if kind == 1:
+        op = _spell(draw, draw(st.sampled_from(COMPARISONS)), COMPARISON_ALIASES)
+        return f"({op} {draw(near)} {name})" if draw(st.booleans()) else f"({op} {name} {draw(near)})"
+    items = []
+    for _ in range(draw(st.integers(1, 3))):
+        lo = draw(near)
+        hi = draw(st.integers(lo, values[-1] + 1))
+        items.append(f"(= {name} {lo})" if lo == hi else f"(and (<= {lo} {name}) (<= {name} {hi}))")
+    member = items[0] if len(items) == 1 else f"(or {' '.join(items)})"
+    return member if kind == 2 else f"(not {member})" if kind == 3 else f"(and {member} (!= {name} {draw(near)}))"
+
+
+@st.composite
+def constant_use_texts(draw: st.DrawFn) -> str:
+    """A file where some integers are used only against constants (the direct encoding's candidates
+    under ``-O int=mixed``), linked by Booleans, implications and equivalences, next to integers
+    in sums and alldifferent (which keep the order encoding)."""
+    scope = _Scope()
+    lines: list[str] = []
+    budget = MAX_ASSIGNMENTS
+    n_bools = draw(st.integers(0, 2))
+    budget //= 2**n_bools
+    n_local = draw(st.integers(1, 3))
+    n_other = draw(st.integers(0, 2))
+    local: list[str] = []
+    for i in range(n_local + n_other):
+        left = n_local + n_other - i - 1
+        values = draw(_domain_values(min(6, max(1, budget // (2**left)))))
+        budget //= len(values)
+        name = (f"_c{i}" if draw(st.integers(0, 5)) == 0 else f"c{i}") if i < n_local else f"y{i}"
+        lines.append(f"(int {name} {_domain_text(draw, values)})")
+        scope.ints[name] = values
+        if i < n_local:
+            local.append(name)
+    for i in range(n_bools):
+        lines.append(f"(bool b{i})")
+        scope.bools.append(f"b{i}")
+
+    def fact(var: str) -> str:
+        return draw(_constant_use(var, scope.ints[var]))
+
+    others = [n for n in scope.ints if n not in local]
+    for _ in range(draw(st.integers(2, 6))):
+        kind = draw(st.integers(0, 4))
+        a, b = draw(st.sampled_from(local)), draw(st.sampled_from(local))
+        if kind == 0:
+            lines.append(fact(a))
+        elif kind == 1:
+            lines.append(f"({draw(st.sampled_from(('iff', 'imp', 'xor')))} {fact(a)} {fact(b)})")
+        elif kind == 2 and scope.bools:
+            lines.append(f"({draw(st.sampled_from(('iff', 'imp')))} {draw(st.sampled_from(scope.bools))} {fact(a)})")
+        elif kind == 3:
+            lines.append(f"(or {fact(a)} {fact(b)} {fact(draw(st.sampled_from(local)))})")
+        elif others:
+            lines.append(draw(formulas(scope, 2, globals_ok=False)))
+    if len(others) >= 2 and draw(st.booleans()):
+        lines.append(f"(alldifferent {' '.join(others)})")
+    return _with_objective(draw, scope, lines)

@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 
 import csp2sat
 from bruteforce import BruteResult, Checker, brute_force
-from csp_strategies import csp_texts, scheduling_texts
+from csp_strategies import constant_use_texts, csp_texts, scheduling_texts
 from csp2sat.diagnostics import CspError
 from csp2sat.evaluator import satisfies
 
@@ -88,7 +88,7 @@ def test_cumulative_and_disjunctive_compile_to_the_brute_force_answers(text: str
 # The direct (one-hot) encoding, forced on every variable of more than two values
 # (in sums too, through its ladder of order literals).
 @SETTINGS
-@given(csp_texts())
+@given(st.one_of(csp_texts(), constant_use_texts()))
 def test_direct_encoding_has_exactly_the_brute_force_answers(text: str) -> None:
     _compare_compiled(text, {"int": "direct"})
 
@@ -99,8 +99,16 @@ def test_direct_encoding_of_cumulative_and_disjunctive(text: str) -> None:
     _compare_compiled(text, {"int": "direct"})
 
 
+# The per-variable choice (`-O int=mixed`, and whatever `auto` means): files where some integers are
+# used only against constants, so that they are direct-encoded next to order-encoded ones.
+@SETTINGS
+@given(constant_use_texts(), st.sampled_from(["mixed", "auto"]))
+def test_per_variable_direct_choice_has_exactly_the_brute_force_answers(text: str, choice: str) -> None:
+    _compare_compiled(text, {"int": choice})
+
+
 @settings(max_examples=max(50, EXAMPLES // 3), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(csp_texts(), st.sampled_from(["auto", "direct"]))
+@given(csp_texts(), st.sampled_from(["auto", "direct", "mixed"]))
 def test_direct_encoding_with_selectors(text: str, choice: str) -> None:
     # explain's mode: no domain tightening, every clause guarded by its constraint's selector.
     from pysat.solvers import Solver

@@ -70,8 +70,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         help="choose an encoding for comparison (repeatable): alldifferent=auto|pairwise|relational|amo, "
         "cardinality=auto|totalizer|order, amo=auto|product (an at-most-one count: over the groups its inputs are "
-        "already exclusive in, or the product encoding), int=auto|order|direct (direct: one literal per value; "
-        "auto is order, measured faster), large=auto|log|order, split=auto|shared|onesided "
+        "already exclusive in, or the product encoding), int=auto|order|direct|mixed (direct: one literal per value; "
+        "mixed: only for integers of 3-16 values used solely against constants; auto is order, measured faster), "
+        "large=auto|log|order, split=auto|shared|onesided "
         "(long sums: shared two-sided helpers, or separate ones per side), disjunction=auto|named "
         "(a clause of several sums: one-clause sums and sums sharing a variable written out, or all but one named), satmode=auto|default|focus|stable "
         "(CaDiCaL's search: its own alternation, focused or stable mode only; auto is stable for --all/--count/-n, "
