@@ -42,6 +42,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Mapping, Union
@@ -292,9 +293,9 @@ def guarded(sat):
     freed: `delete`, `with` and garbage collection then have nothing to free. The cost is
     one solver's memory per interruption, and an interrupted solver is not used again.
 
-    `propagate` cannot be stopped (see `_unjumpable`). PySAT's jump also leaves two things behind (`_restore_sigint` undoes both): its own SIGINT
-    handler, which would jump back into the search's stack frame, long gone; and SIGINT
-    blocked, as inside a handler (it jumps with `longjmp`, which keeps the signal mask). With
+    `propagate` cannot be stopped (see `_unjumpable`). PySAT's jump also leaves two things
+    behind (`_restore_sigint` undoes both): its own SIGINT handler, which would jump back into
+    the search's stack frame, long gone; and SIGINT blocked, as inside a handler (it jumps with `longjmp`, which keeps the signal mask). With
     SIGINT blocked, Ctrl-C did nothing for the rest of the process, and a second search with a
     time limit in the same process (two `csp2sat.solve(..., timeout=)` calls in a notebook) never
     heard the watchdog and ran for ever.
@@ -355,8 +356,6 @@ def _restore_sigint() -> None:
     Ctrl-C) to Python's handler, which may raise KeyboardInterrupt here: the caller is
     handling an interruption already, and both mean the same.
     """
-    import threading
-
     if threading.current_thread() is not threading.main_thread():
         return  # PySAT installs its handler in the main thread only
     handler = signal.getsignal(signal.SIGINT)
@@ -586,7 +585,7 @@ while True:
 """
 # The byte `interrupt_handled` writes to the helper's stdin (no signal has this number).
 ACK = 0xAC
-# Seconds without CPU and without acknowledging a stop after which the helper ends a stuck parent.
+# Seconds without CPU, waiting on a lock during a stop, after which the helper ends a stuck parent.
 STUCK_AFTER = 10.0
 _LAST_WORD = (
     b"c csp2sat: the process hung after the SAT solver was stopped (a PySAT search interrupted inside the"
@@ -599,7 +598,7 @@ _WATCHDOG_CODE = _WATCHDOG_CODE.replace("ACK", str(ACK)).replace("STUCK_AFTER", 
 
 _active: "Watchdog | None" = None  # the watchdog in charge of the signals (main thread)
 # Per thread, the watchdog whose watcher stops that thread's searches (`_interruptible`).
-_searches = __import__("threading").local()
+_searches = threading.local()
 
 
 def interrupt_handled() -> None:
@@ -637,6 +636,7 @@ class Watchdog:
         self._pipe: tuple[int, int] | None = None
         self._armed = False
         self._told = b""
+        self._heard = threading.Event()  # set by `_watch` once the helper's word is in `_told`, or it is gone
         self._last_word = last_word
         self._watcher = None  # the thread reading the helper's word (`_watch`)
         self._searching = None  # the solver searching in `solve_limited`, which the watcher interrupts
@@ -688,8 +688,6 @@ class Watchdog:
                 last_word_fd = os.dup(sys.__stderr__.fileno())
             except (AttributeError, OSError, ValueError):  # no standard error to speak on
                 pass
-        import threading
-
         try:
             self.process = subprocess.Popen(
                 [sys.executable, "-I", "-S", "-c", _WATCHDOG_CODE, str(os.getpid() if signal_parent else 0),
@@ -723,10 +721,13 @@ class Watchdog:
                 if select.select([fd], [], [], wait)[0]:
                     told = os.read(fd, 1)
                     if not told:
+                        self._heard.set()
                         return
                     self._told = self._told or told
                     self._stopping = True
+                    self._heard.set()
             except (OSError, ValueError):
+                self._heard.set()
                 return
             sat = self._searching
             if sat is not None and self._stopping:
@@ -762,9 +763,7 @@ class Watchdog:
         """What stopped the run: "SIGTERM", "the time limit" or "Ctrl-C" (the helper's word, read by `_watch`)."""
         told = self._told
         if not told and self._watcher is not None and self.signal is not None:
-            deadline = time.monotonic() + 0.5  # the helper writes its word as soon as it sees the signal
-            while not self._told and time.monotonic() < deadline and self._watcher.is_alive():
-                time.sleep(0.01)
+            self._heard.wait(0.5)  # the helper writes its word as soon as it sees the signal
             told = self._told
         if told == b"T" or self.signal == signal.SIGTERM:
             return "SIGTERM"
@@ -791,8 +790,6 @@ class Watchdog:
         by our handler, disarmed first, instead of surfacing after the run.
         """
         global _active
-        import threading
-
         if self.nested:
             return
         self._armed = False
