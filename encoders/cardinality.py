@@ -42,8 +42,10 @@ MAX_FRUITLESS = 32
 MAX_GROUPED_AMO = 400
 
 
-def at_most_one(lits: Sequence[int], prefix: list[int], pool: Pool, out: ClauseBuffer) -> None:
-    """``prefix ∨ AMO(lits)``: pairwise for a few literals, else the product encoding.
+def at_most_one(
+    lits: Sequence[int], prefix: list[int], pool: Pool, out: ClauseBuffer, pairwise_max: int = AMO_PAIRWISE_MAX
+) -> None:
+    """``prefix ∨ AMO(lits)``: pairwise for at most `pairwise_max` literals, else the product encoding.
 
     Product encoding (Chen 2010): the literals are laid out on a p×q grid; a
     true literal forces its row variable and its column variable, and at most
@@ -51,7 +53,7 @@ def at_most_one(lits: Sequence[int], prefix: list[int], pool: Pool, out: ClauseB
     keeps it arc-consistent, with about 2k + 4√k clauses.
     """
     n = len(lits)
-    if n <= AMO_PAIRWISE_MAX:
+    if n <= pairwise_max:
         for i in range(n):
             for j in range(i + 1, n):
                 out.add(prefix + [-lits[i], -lits[j]])

@@ -76,13 +76,7 @@ class OrderEncoding:
             if direct and direct[var]:
                 n = len(vals)
                 out.add(range(base, base + n))
-                if n <= DIRECT_PAIRWISE_MAX:
-                    for a in range(base, base + n):
-                        for b in range(a + 1, base + n):
-                            lits.extend((-a, -b, 0))
-                    out.count += n * (n - 1) // 2
-                else:
-                    at_most_one(range(base, base + n), [], self._pool, out)
+                at_most_one(range(base, base + n), [], self._pool, out, pairwise_max=DIRECT_PAIRWISE_MAX)
                 continue
             for p in range(base, base + len(vals) - 2):
                 lits.extend((-p, p + 1, 0))
