@@ -549,7 +549,7 @@ DIRECT_MAX_VALUES = 16
 AUTO_INT = "order"
 
 
-def _choose_direct(normal: NormalCSP, is_log: list[bool], choice: str, objective: int | None = None) -> list[bool]:
+def _choose_direct(normal: NormalCSP, is_log: list[bool], choice: str, objective: str | None = None) -> list[bool]:
     """Which integer variables get the direct (one-hot) encoding (option ``int``; see docs/encodings.md).
 
     ``direct``: every variable of more than 2 values that is not log-encoded. ``order``: none.
@@ -557,7 +557,8 @@ def _choose_direct(normal: NormalCSP, is_log: list[bool], choice: str, objective
     literals say: they appear in clauses, and only in literals of their own against constants
     (``x = c``, ``x ≠ c``, memberships, bounds: cell numbers of puzzles), never in a sum of
     several variables (comparisons of variables), an alldifferent or as the objective, where
-    the order encoding was measured faster (n-queens, docs/performance.md).
+    the order encoding was measured faster (n-queens, docs/performance.md). `objective` is the
+    name of the objective's variable.
     """
     doms = normal.int_domains
     if choice == "direct":
@@ -568,8 +569,8 @@ def _choose_direct(normal: NormalCSP, is_log: list[bool], choice: str, objective
     for ad in normal.alldiffs:
         for v in ad.vars:
             cand[v] = False
-    if objective is not None:
-        cand[objective] = False
+    if objective is not None and objective in normal.int_names:  # (auxiliary variables have no name)
+        cand[normal.int_names.index(objective)] = False
     if not any(cand):
         return cand
     used = [False] * len(doms)  # named by a clause: a variable only declared keeps its cheaper order axioms
@@ -694,10 +695,7 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
     sels = [pool.new() for _ in model.constraints] if selectors else None
     is_log = _choose_log(normal, opts["large"])
     estimate = memory.check_cnf(model, normal, is_log, opts, PAIRWISE_LIMIT)
-    objective = None
-    if model.objective is not None:
-        objective = normal.int_names.index(model.objective.var) if model.objective.var in normal.int_names else None
-    is_direct = _choose_direct(normal, is_log, opts["int"], objective)
+    is_direct = _choose_direct(normal, is_log, opts["int"], model.objective.var if model.objective else None)
     out = ClauseBuffer()
     # A log variable gets no order literals: its place in the order encoding is a one-value stand-in.
     order = OrderEncoding([Domain.range(0, 0) if lg else d for d, lg in zip(normal.int_domains, is_log)], pool,
