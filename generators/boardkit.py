@@ -319,6 +319,48 @@ def any_of(name: str, values: Sequence[int]) -> str:
     return parts[0] if len(parts) == 1 else f"(or {' '.join(parts)})"
 
 
+def lex_leader(cells: Sequence[Pos], cell_var: Callable[[Pos], str], moves: Sequence[Callable[[int, int], Pos]],
+               prefix: str = "lex", when: str | None = None) -> list[str]:
+    """Sugar lines keeping exactly the answers that are least among their images under `moves`.
+
+    `moves` with the identity must form a group of symmetries of the board that map `cells` onto
+    themselves; `cell_var(cell)` is an int variable whose values the moves carry along (the image
+    of an answer has at cell m(x) the value the answer has at x). Answers are compared as the
+    vectors of `cell_var` values read in `cells` order, lexicographically. Since the images of an
+    answer s are the vectors i -> s[m(cells[i])] for m in the group, "s ≤ each of them" (the
+    lex-leader constraint of Crawford et al. 1996, one chain per move) holds for exactly one member
+    of every class: its least one. Chain: ``_PREFIXk_n`` (hidden) says that the first n compared
+    positions are equal; position i is compared only while all earlier ones are equal. A position
+    whose pair was compared the other way round earlier (reflections swap cells) is equal once
+    the earlier ones are, and is skipped. With `when` (a Sugar condition), the chains apply only
+    where it holds: the comparison is then the tie-break after an earlier one that `when` says is
+    a tie (see `pentomino.generate_classes`).
+    """
+    order = {cell: i for i, cell in enumerate(cells)}
+    lines: list[str] = []
+    for k, move in enumerate(moves, 1):
+        equal_so_far: str | None = when
+        compared: set[tuple[Pos, Pos]] = set()
+        for n, cell in enumerate(cells):
+            image = move(*cell)
+            if image not in order:
+                raise ValueError(f"move {k} takes cell {cell} off the board")
+            if image == cell or (image, cell) in compared:
+                continue
+            compared.add((cell, image))
+            a, b = cell_var(cell), cell_var(image)
+            least = f"(<= {a} {b})"
+            lines.append(least if equal_so_far is None else f"(=> {equal_so_far} {least})")
+            same = f"(= {a} {b})"
+            flag = helper(f"{prefix}{k}_{n}")
+            lines.append(f"(bool {flag})")
+            lines.append(f"(iff {flag} {same if equal_so_far is None else f'(and {equal_so_far} {same})'})")
+            equal_so_far = flag
+        if equal_so_far is not None and equal_so_far != when:  # the flag after the last position says nothing
+            del lines[-2:]
+    return lines
+
+
 def register_width(count: int) -> int:
     """The number of bits W with 2^W greater than `count`, so no count up to `count` is a multiple of 2^W."""
     return max(1, count.bit_length())
