@@ -101,7 +101,15 @@ class Genre:
     - `generate_one(puzzle)` (optional) returns the CSP text `csp2sat puzzle` solves when only one
       answer is asked, or a second one for ``--unique``: it may drop solutions that are images
       of others under the board's symmetries (symmetry breaking), never a whole orbit, and only
-      under symmetries that `images` also applies. Counting, ``--facts`` and ``gen`` use `generate`.
+      under symmetries that `images` also applies. ``--facts`` and ``gen`` use `generate`.
+    - `generate_classes(puzzle)` (optional, with `images`) returns CSP text whose answers are
+      exactly the least solution (by `class_order`, else by Python's ordering of solution objects,
+      e.g. rows of text compared row by row) of every class of solutions that `images` turns into one another.
+      Counting then finds one answer per class and adds up the classes' sizes (the solution and
+      its distinct images); without it, counting enumerates `generate`'s answers one by one.
+    - `class_order(puzzle)` (optional, with `generate_classes`): the sort key (a function of a
+      solution) of the order whose least member of each class `generate_classes` keeps; by
+      default the solution itself.
     """
 
     name: str
@@ -114,6 +122,8 @@ class Genre:
     check: Callable[[Any, Any], "list[Violation]"]
     images: Callable[[Any, Any], Iterable[Any]] | None = None
     generate_one: Callable[[Any], str] | None = None
+    generate_classes: Callable[[Any], str] | None = None
+    class_order: Callable[[Any], Callable[[Any], Any]] | None = None
 
 
 FORMATS = ("drawing", "answer", "svg")

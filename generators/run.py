@@ -13,6 +13,12 @@ Without facts or a count the text solved is `Genre.generate_one` where the genre
 has one (symmetry breaking): it keeps an image of every solution, and a second
 solution it drops is an image of the first, which `Genre.images` finds.
 
+Counting (``count=True``): the distinct answers on the puzzle variables. Where the genre
+has `Genre.generate_classes` (symmetric boards), the text counted keeps only the least
+solution of every class that the board's symmetries turn into one another, and each
+adds its class's size (itself and its distinct images, every one checked by the
+genre's rules): one search per class instead of one per solution.
+
 Facts (``facts=True``): for each puzzle variable, the value it takes in every
 solution, or None where solutions differ (`csp2sat.enumerate`'s refutation
 loop over the same puzzle variables): the cells the clues force.
@@ -25,7 +31,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from csp2sat.generators.base import Genre, PuzzleError
 
@@ -60,7 +66,8 @@ class PuzzleRun:
     values: dict[str, "int | bool"] | None = None
     unique: bool | None = None  # None: not asked (or no solution)
     facts: dict[str, "int | bool | None"] | None = None  # None: not asked (or no solution)
-    count: int | None = None  # None: not asked; 0 when there is no solution
+    count: int | None = None  # None: not asked; 0 when there is no solution; a lower bound when `interrupted`
+    classes: int | None = None  # with `count` and `Genre.generate_classes`: the classes of solutions counted
     times: dict[str, float] = field(default_factory=dict)
     stats: dict[str, int] = field(default_factory=dict)
     interrupted: bool = False  # a time-out or signal stopped the --unique/--facts work after the solution was found
@@ -68,12 +75,15 @@ class PuzzleRun:
 
 
 def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = DEFAULT_SOLVER,
-                 file: str = "<puzzle>", facts: bool = False, count: bool = False) -> PuzzleRun:
+                 file: str = "<puzzle>", facts: bool = False, count: bool = False, jobs: int = 1,
+                 progress: "Callable[[PuzzleRun], None] | None" = None) -> PuzzleRun:
     """Generate the CSP of `puzzle`, solve it and decode the answer; with `unique`, look for a second answer.
 
     With `facts`, also find which puzzle variables every solution agrees on
     (`PuzzleRun.facts`); with `count`, count the distinct answers, judged on the
-    same puzzle variables (`PuzzleRun.count`). Times (seconds) are recorded under
+    same puzzle variables (`PuzzleRun.count`), by classes of symmetric solutions where the genre
+    has `Genre.generate_classes` (`PuzzleRun.classes`), on `jobs` worker processes when more than
+    one (`csp2sat.parallel`); `progress(run)` is called after every answer counted. Times are recorded under
     ``generate``, ``compile`` (parse, check and compile to CNF), ``solve``,
     ``verify`` (decoding, the independent evaluator and the genre's rule check),
     ``unique``, ``facts`` and ``count``; ``parse`` (parse and check) is the part of
@@ -84,8 +94,13 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
     from csp2sat.parser import parse_text
 
     t0 = time.perf_counter()
-    one_answer = genre.generate_one is not None and not (facts or count)
-    csp = genre.generate_one(puzzle) if one_answer else genre.generate(puzzle)
+    by_classes = count and genre.generate_classes is not None and genre.images is not None
+    if genre.generate_one is not None and not (facts or count):
+        csp = genre.generate_one(puzzle)
+    elif by_classes and not facts:  # the first solution, and the count, from the text of classes
+        csp = genre.generate_classes(puzzle)
+    else:
+        csp = genre.generate(puzzle)
     t1 = time.perf_counter()
     model = check(parse_text(csp, file=file))
     parsed = time.perf_counter()
@@ -131,7 +146,14 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
             run.times["unique"] = time.perf_counter() - t4
     if facts or count:
         try:
-            _facts_and_count(run, compiled, model, recorder, solver, facts, count)
+            if facts:
+                _facts(run, compiled, model, recorder, solver)
+            if count:
+                if by_classes and facts:  # facts needed every solution: the classes' text is another file
+                    model = check(parse_text(genre.generate_classes(puzzle), file=file))
+                    compiled = compile_model(model)
+                sizes = ClassSizes(genre, puzzle) if by_classes else None
+                _count(run, compiled, model, sizes, list(recorder.used), solver, jobs, progress)
         except (KeyboardInterrupt, Exception) as err:
             if not is_interrupt(err):
                 raise
@@ -152,18 +174,74 @@ def _second_by_symmetry(genre: Genre, puzzle: Any, solution: Any) -> bool:
     return any(image != solution and not genre.check(puzzle, image) for image in genre.images(puzzle, solution))
 
 
-def _facts_and_count(run: PuzzleRun, compiled: Any, model: Any, recorder: RecordingValues, solver: str,
-                     facts: bool, count: bool) -> None:
-    """Set `run.facts` (each puzzle variable's value in every solution, None where they differ) and/or
-    `run.count` (the number of distinct answers), both judged on the puzzle variables the decoder read."""
+def _facts(run: PuzzleRun, compiled: Any, model: Any, recorder: RecordingValues, solver: str) -> None:
+    """Set `run.facts`: each puzzle variable's value in every solution, None where they differ."""
     from csp2sat.enumerate import open_space
 
     t4 = time.perf_counter()
     with open_space(compiled, model, solver, names=list(recorder.used)) as space:
-        if facts:
-            run.facts = space.facts()
-            run.times["facts"] = time.perf_counter() - t4
-        if count:
-            t5 = time.perf_counter()
-            run.count = space.count()
-            run.times["count"] = time.perf_counter() - t5
+        run.facts = space.facts()
+    run.times["facts"] = time.perf_counter() - t4
+
+
+def _count(run: PuzzleRun, compiled: Any, model: Any, sizes: "ClassSizes | None", names: list[str], solver: str,
+           jobs: int, progress: "Callable[[PuzzleRun], None] | None") -> None:
+    """Set `run.count`, the distinct answers on the puzzle variables `names`, counted as they come.
+
+    With `sizes` the answers are the least solutions of their classes (`Genre.generate_classes`):
+    each adds its class's size, and `run.classes` counts them.
+    """
+    start = time.perf_counter()
+    run.count = 0
+    if sizes is not None:
+        run.classes = 0
+    for answer in _answers(compiled, model, names, solver, jobs):
+        if sizes is None:
+            run.count += 1
+        else:
+            run.count += sizes.of(answer)
+            run.classes += 1
+        if progress is not None:
+            progress(run)
+    run.times["count"] = time.perf_counter() - start
+
+
+def _answers(compiled: Any, model: Any, names: list[str], solver: str, jobs: int) -> Iterator[dict]:
+    """Every answer projected on `names`, each checked by the independent evaluator; on `jobs` processes if > 1."""
+    if jobs > 1:
+        from csp2sat.parallel import parallel_enumerate
+
+        for batch in parallel_enumerate(compiled, model, jobs, names=names, solver=solver, verify=True):
+            yield from batch
+        return
+    from csp2sat.enumerate import open_space
+
+    with open_space(compiled, model, solver, names=names, enumerating=True) as space:
+        yield from space.solutions()
+
+
+class ClassSizes:
+    """The size of a class of solutions that the board's symmetries turn into one another (`Genre.images`)."""
+
+    def __init__(self, genre: Genre, puzzle: Any) -> None:
+        self.genre = genre
+        self.puzzle = puzzle
+        self.key = genre.class_order(puzzle) if genre.class_order is not None else None
+
+    def of(self, answer: Mapping[str, "int | bool"]) -> int:
+        """How many distinct solutions the class of `answer` holds (it and its images).
+
+        Raises RuntimeError (our bug, not the user's) when the answer or an image breaks a rule, or
+        when the answer is not the least of its class: `Genre.generate_classes` must keep exactly that
+        one, or classes would be counted twice.
+        """
+        genre, puzzle = self.genre, self.puzzle
+        solution = genre.decode(puzzle, answer)
+        members = [solution, *genre.images(puzzle, solution)]
+        for member in members:
+            broken = genre.check(puzzle, member)
+            if broken:
+                raise RuntimeError(f"{genre.name}: a solution counted by classes breaks a rule: {broken[0]}")
+        if min(members, key=self.key) != solution:
+            raise RuntimeError(f"{genre.name}: counting by classes met a solution that is not the least of its class")
+        return len({repr(member) for member in members})
