@@ -32,6 +32,7 @@ from csp2sat.generators.boardkit import (
     check_format,
     chosen_options,
     exact_cover,
+    lex_leader,
     read_grid,
     region_drawing,
 )
@@ -272,6 +273,55 @@ def generate_one(box: Box) -> str:
     return generate(box) + "".join(f"{line}\n" for line in ["", *lines]) if lines else generate(box)
 
 
+def generate_classes(box: Box) -> str:
+    """The CSP text of `generate` keeping exactly one packing of every class equal up to the box's
+    symmetries: the least by `class_order`, so that `Genre.images` gives the rest of its class.
+
+    The order compares first the placement number of the piece A that `orbit_least_placements`
+    picks (X on the rectangles), then the cells' pieces (numbered F=1 ... Z=12, as the letters
+    sort) row by row. So A keeps the least placements of its orbits, as for one answer (strong
+    propagation: a unary restriction), and a cell comparison (`boardkit.lex_leader`) is needed
+    only against the symmetries that leave A's placement where it is, and only where it is.
+    Counting these and adding up the sizes of their classes counts every packing, once per class
+    instead of once per image (benchmarks/results/count_methods.md, "Counting by classes").
+    """
+    moves = symmetries(box)
+    first = orbit_least_placements(box.choosers, moves)
+    if first is None:
+        return generate(box)
+    piece, kept = first
+    lines = [
+        "",
+        "; Counting by classes (not a rule of the puzzle): of the packings that a symmetry of the box turns",
+        f";   into one another, keep only the least: the one with the least {piece.var}, and among those",
+        ";   (a symmetry that leaves it in place) the least comparing the pieces of the cells row by row",
+        any_of(piece.var, kept),
+    ]
+    for k, move in enumerate(moves, 1):
+        still = [n for n in kept if _moved(move, piece.options[n - 1]) == piece.options[n - 1]]
+        if still:
+            lines.append(f"; where symmetry {k} leaves {piece.var[2:]} in place")
+            lines += lex_leader(box.cells, lambda cell: helper(f"c_{cell[0]}_{cell[1]}"), [move],
+                                prefix=f"lex{k}_", when=any_of(piece.var, still))
+    return generate(box) + "".join(f"{line}\n" for line in lines)
+
+
+def class_order(box: Box) -> Callable[[list[str]], tuple[int, list[str]]]:
+    """The sort key of the order of packings whose least member of each class `generate_classes`
+    keeps: the placement number of its restricted piece, then the rows of letters."""
+    first = orbit_least_placements(box.choosers, symmetries(box))
+    if first is None:
+        return lambda solution: (0, solution)
+    letter = first[0].var[2:]
+    number = {tuple(sorted(option)): n for n, option in enumerate(first[0].options, 1)}
+
+    def key(solution: list[str]) -> tuple[int, list[str]]:
+        cells = tuple(sorted((r, c) for r, row in enumerate(solution) for c, ch in enumerate(row) if ch == letter))
+        return (number.get(cells, 0), solution)
+
+    return key
+
+
 def decode(box: Box, values: Values) -> list[str]:
     """The packing as rows of piece letters (``#`` for blocked cells).
 
@@ -375,5 +425,7 @@ GENRE = register(
         check=check,
         images=images,
         generate_one=generate_one,
+        generate_classes=generate_classes,
+        class_order=class_order,
     )
 )

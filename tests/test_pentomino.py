@@ -294,3 +294,47 @@ def test_symmetry_breaking_keeps_an_image_of_every_pair_of_placements(name, text
         assert any(satisfies(restriction, {ch.var: number[tuple(sorted(move(r, c) for r, c in option))]
                                            for ch, number, option in zip(pieces, numbers, placed)})
                    for move in moves), placed
+
+
+# Counting by classes (`pentomino.generate_classes`, `generators.run.ClassSizes`).
+
+
+def test_counting_by_classes_finds_every_packing_of_the_3x20_box():
+    from csp2sat.generators.run import solve_puzzle
+
+    box = pentomino.read(puzzle_text("pentomino", "box_3x20"))
+    run = solve_puzzle(genre("pentomino"), box, count=True)
+    assert (run.count, run.classes) == (8, 2) and "; Counting by classes" in run.csp
+    both = solve_puzzle(genre("pentomino"), box, count=True, facts=True)  # facts need the whole text
+    assert (both.count, both.classes) == (8, 2) and "; Counting by classes" not in both.csp
+    assert sum(value is None for value in both.facts.values()) == 12  # every piece moves between packings
+
+
+@pytest.mark.parametrize("name", SOLVED)
+def test_the_text_of_classes_keeps_exactly_the_least_image_of_a_packing(name):
+    from csp2sat.generators.run import ClassSizes
+
+    box = pentomino.read(puzzle_text("pentomino", name))
+    rows = expected_answer("pentomino", name).split()
+    members = [rows, *pentomino.images(box, rows)]
+    least = min(members, key=pentomino.class_order(box))  # the least X placement, then rows of letters
+    sizes = ClassSizes(genre("pentomino"), box)
+    placements = pentomino.placement_variables(box)
+    for member in members:
+        values = {v: values_from_packing(box, member)[v] for v in placements}
+        if member == least:
+            assert sizes.of(values) == len(members)
+        else:  # counted as a class of its own, the class would be counted twice
+            with pytest.raises(RuntimeError, match="not the least of its class"):
+                sizes.of(values)
+    # the CSP of classes accepts the least image and no other (the lex-leader chains' flags follow)
+    text = pentomino.generate_classes(box)
+    assert text.startswith(pentomino.generate(box))
+    for member in members:
+        fixed = "".join(f"(= {v} {n})\n" for v, n in values_from_packing(box, member).items() if v in placements)
+        assert (csp2sat.solve(text + fixed).status == "SATISFIABLE") == (member == least)
+
+
+def test_a_box_without_symmetry_has_classes_of_one():
+    box = pentomino.read(L_SHAPE)
+    assert pentomino.generate_classes(box) == pentomino.generate(box)
