@@ -131,3 +131,11 @@ def test_digits_of_other_scripts_are_read_errors_not_crashes(name: str) -> None:
             genre.read(re.sub(r"[0-9]", strange, text))
         except PuzzleError:
             pass
+
+
+def test_puzzle_count_by_classes_on_two_workers(capsys) -> None:
+    box = str(DATA / "pentomino" / "box_3x20.txt")
+    assert cli.main(["puzzle", "pentomino", box, "--count", "-j", "2", "--format", "answer"]) == 0
+    captured = capsys.readouterr()
+    assert len(captured.out.split()) == 3  # the first packing is drawn as usual
+    assert "box_3x20.txt: 8 solutions in 2 classes up to the board's symmetries" in captured.err

@@ -6,7 +6,9 @@ import argparse
 import sys
 import time
 
-from csp2sat.commands._common import add_solver_argument, add_timeout_argument, display_name, stop_reason, write_output
+from csp2sat.commands._common import (
+    add_solver_argument, add_timeout_argument, display_name, positive_int, stop_reason, write_output,
+)
 from csp2sat.commands._puzzles import (
     ANSWER_FORMAT, PUZZLE_FORMATS, add_format_arguments, add_genre_arguments, lookup, read_puzzle,
 )
@@ -18,30 +20,43 @@ The whole pipeline for a puzzle file: write its Sugar CSP (as 'csp2sat gen' does
 it by SAT, and draw the solution (as 'csp2sat draw' does). With --unique, solve again
 with the answer excluded and say whether the solution is unique (on stderr, as a 'c' line).
 With --facts, list the puzzle variables (named after their cells) whose value the clues
-do NOT force, i.e. that differ between solutions (on stderr, as 'c' lines).
+do NOT force, i.e. that differ between solutions (on stderr, as 'c' lines). With --count,
+count the solutions; on a symmetric board a genre that knows its symmetries (pentomino
+boxes) searches one solution per class of solutions that turns and reflections of the board
+turn into one another, and adds up the classes' sizes ('c' line: N solutions, K classes).
 
 examples:
   csp2sat puzzle hashi board.txt
   csp2sat puzzle slitherlink board.txt --format answer
   csp2sat puzzle masyu board.txt --unique
   csp2sat puzzle nurikabe board.txt --facts
+  csp2sat puzzle pentomino data/pentomino/box_5x12.txt --count -j 2
   csp2sat puzzle slitherlink board.txt --format svg -o board.svg
 
 Exit status: 0 when solved, 1 when no solution is drawn: the puzzle has none (s UNSATISFIABLE)
 or --timeout, Ctrl-C or SIGTERM stopped the run first (s UNKNOWN); 2 usage, 3 for bad puzzle
-text, 7 when a file cannot be read or written. Stopped during --unique or --facts, the solution
-is still drawn (status 0) and a 'c' line says that the question stays open.
+text, 7 when a file cannot be read or written. Stopped during --unique, --facts or --count, the
+solution is still drawn (status 0) and a 'c' line says that the question stays open (with the
+solutions counted so far).
 
 """ + PUZZLE_FORMATS + "\n" + ANSWER_FORMAT
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """GENRE PUZZLE [--format F] [-o FILE] [--unique] [--solver NAME]."""
+    """GENRE PUZZLE [--format F] [-o FILE] [--unique] [--facts] [--count [-j N]] [--solver NAME]."""
     add_genre_arguments(parser)
     add_format_arguments(parser)
     parser.add_argument("--unique", action="store_true", help="also check that the solution is unique")
     parser.add_argument(
         "--facts", action="store_true", help="also say which cells the clues force (the same in every solution)"
+    )
+    parser.add_argument(
+        "--count", action="store_true",
+        help="also count the solutions (by classes of symmetric solutions where the genre knows the board's symmetries)",
+    )
+    parser.add_argument(
+        "-j", "--jobs", type=positive_int, default=1, metavar="N",
+        help="with --count: N worker processes share the search (disjoint parts of the solutions)",
     )
     add_solver_argument(parser)
     add_timeout_argument(parser)
@@ -71,7 +86,13 @@ def _run(args: argparse.Namespace, genre, watchdog) -> int:
 
     puzzle = read_puzzle(genre, args.puzzle)
     name = display_name(args.puzzle)
-    result = solve_puzzle(genre, puzzle, unique=args.unique, solver=args.solver, file=name, facts=args.facts)
+    progress = _CountProgress() if args.count and sys.stderr.isatty() else None
+    try:
+        result = solve_puzzle(genre, puzzle, unique=args.unique, solver=args.solver, file=name, facts=args.facts,
+                              count=args.count, jobs=args.jobs, progress=progress)
+    finally:
+        if progress is not None:
+            progress.clear()
     if result.solution is None:
         print("s UNSATISFIABLE", file=sys.stderr)
         print(f"c {name}: the puzzle has no solution", file=sys.stderr)
@@ -83,8 +104,13 @@ def _run(args: argparse.Namespace, genre, watchdog) -> int:
         result.times["draw"] = time.perf_counter() - drawn
         _report_stages(result)
     if result.interrupted:
-        asked = "uniqueness" if args.unique and result.unique is None else "which cells are forced"
-        print(f"c {name}: stopped by {stop_reason(watchdog)}; {asked} is unknown", file=sys.stderr)
+        if args.unique and result.unique is None:
+            asked = "uniqueness is unknown"
+        elif args.facts and result.facts is None:
+            asked = "which cells are forced is unknown"
+        else:
+            asked = f"the count is unknown (at least {result.count:,} solutions)"
+        print(f"c {name}: stopped by {stop_reason(watchdog)}; {asked}", file=sys.stderr)
     if args.unique and result.unique is not None:
         verdict = "unique" if result.unique else "NOT unique (at least two solutions)"
         print(f"c {name}: the solution is {verdict}", file=sys.stderr)
@@ -97,7 +123,30 @@ def _run(args: argparse.Namespace, genre, watchdog) -> int:
         )
         for name in open_cells:
             print(f"c NOT FORCED {name}", file=sys.stderr)
+    if result.count is not None and not result.interrupted:
+        classes = "" if result.classes is None else f" in {result.classes:,} classes up to the board's symmetries"
+        print(f"c {name}: {result.count:,} solutions{classes}", file=sys.stderr)
     return 0
+
+
+class _CountProgress:
+    """On a terminal, the solutions counted so far on one stderr line, redrawn at most once a second."""
+
+    def __init__(self) -> None:
+        self.shown_at = time.monotonic()
+        self.shown = False
+
+    def __call__(self, run) -> None:
+        if time.monotonic() - self.shown_at >= 1.0:
+            classes = "" if run.classes is None else f" in {run.classes:,} classes"
+            sys.stderr.write(f"\rc {run.count:,} solutions{classes} so far ...")
+            sys.stderr.flush()
+            self.shown_at = time.monotonic()
+            self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\033[K")
 
 
 # The stages `csp2sat puzzle -v` reports, with what each one covers.
@@ -109,6 +158,7 @@ _STAGES = (
     ("verify", "independent check of the answer, the genre's rules"),
     ("unique", "a second solution, searched by SAT"),
     ("facts", "forced values"),
+    ("count", "all solutions counted"),
     ("draw", "the drawing"),
 )
 
