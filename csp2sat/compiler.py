@@ -51,7 +51,7 @@ OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     # Value symmetry breaking (csp2sat.symmetry): only when one answer is wanted (`single_answer`).
     "symmetry": ("auto", "on", "off"),
     # Read by the enumeration (csp2sat.enumerate.ENUMERATE_METHODS): how --all/--count visit the answers.
-    "enumerate": ("auto", "cubes", "blocking", "propagate"),
+    "enumerate": ("auto", "cubes", "blocking", "split", "propagate"),
 }
 # The order encoding writes long runs of clauses with numpy (the same clauses) when the CNF is
 # estimated at least this big: numpy's import (~0.1 s) is then paid back (knightTour-6, 58 k

@@ -15,7 +15,7 @@ OPTIMAL solutions only. `SolutionSpace` first finds the optimum (descending by
 assumptions on the objective's order literal, as Sugar does) and then fixes
 the objective variable to it with permanent unit clauses.
 
-Enumeration (`solutions`, `count`) has three methods (``-O enumerate=``).
+Enumeration (`solutions`, `count`) has four methods (``-O enumerate=``).
 ``cubes`` splits the space into disjoint cubes instead of adding blocking
 clauses (`CubeEnumerator`): a cube is a set of
 assumption literals; when the solver finds an answer inside cube C, the
@@ -37,7 +37,9 @@ mid-cube can be carried on by another process; `split_by_values` cuts the
 space into cubes over the values of the printed variables for the parallel
 workers. Blocking with CaDiCaL's stable mode was as fast as cubes or faster
 on every family measured (2-2.5x on pentomino sub-spaces; benchmarks/results/
-count_methods.md), hence "auto" = `DEFAULT_ENUMERATE` = blocking.
+count_methods.md), hence "auto" = `DEFAULT_ENUMERATE` = blocking. ``split``
+runs the same blocking search in the cubes of `split_by_values`, one after the
+other (faster on whole pentomino boxes, slower on their sub-spaces: not "auto").
 
 ``propagate`` (`PropagationEnumerator`) is a chronological DPLL search over the
 printed variables that never re-searches found space and adds no clause: a
@@ -72,7 +74,9 @@ from csp2sat.solver import (
 Value = int | bool
 Answer = dict[str, Value]
 # -O enumerate=...: how `SolutionSpace.solutions` visits the answers; "auto" means DEFAULT_ENUMERATE.
-ENUMERATE_METHODS = ("cubes", "blocking", "propagate")
+ENUMERATE_METHODS = ("cubes", "blocking", "split", "propagate")
+# -O enumerate=split: blocking inside about this many cubes of `split_by_values`, one after the other.
+SPLIT_PARTS = 8
 DEFAULT_ENUMERATE = "blocking"  # measured: benchmarks/results/count_methods.md, "Methods across families"
 
 
@@ -560,6 +564,9 @@ class SolutionSpace:
         found = 0
         if self.method == "blocking":
             search: Any = BlockingEnumerator(self.solver, self.space, [([], [])])
+        elif self.method == "split":
+            cubes, _ = split_by_values(self.space, SPLIT_PARTS)
+            search = BlockingEnumerator(self.solver, self.space, [(cube, []) for cube in cubes])
         elif self.method == "propagate":
             search = PropagationEnumerator(self.solver, self.space, [[]])
         else:

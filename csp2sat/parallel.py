@@ -291,6 +291,8 @@ def parallel_enumerate(
     method, mode = enumeration_settings(compiled, model)
     splitter = CompiledSpace(compiled, model, False, names)
     method, solver = propagate_settings(method, splitter, solver)
+    if method == "split":  # the workers' cubes are split by values already
+        method = "blocking"
     payload = pickle.dumps((compiled, model, names, units, solver, verify, mode), protocol=pickle.HIGHEST_PROTOCOL)
     pool = _Pool(payload, jobs, scheduler, method)
     pending: deque[Item] = deque([([], [], 0)])

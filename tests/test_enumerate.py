@@ -271,9 +271,9 @@ def test_puzzle_uniqueness_matches_sources(folder: str, name: str, status: str) 
     assert uniqueness(compile_model(model), model, names=projection(puzzle)).status == expected
 
 
-@pytest.mark.parametrize("method,examples", [("blocking", 40), ("propagate", 60)])
+@pytest.mark.parametrize("method,examples", [("blocking", 40), ("split", 40), ("propagate", 60)])
 def test_random_csps_enumerated_by_each_method_equal_brute_force(method: str, examples: int) -> None:
-    """-O enumerate=blocking|propagate: the same answers as brute force, each once, on random small CSPs
+    """-O enumerate=blocking|split|propagate: the same answers as brute force, each once, on random small CSPs
     (objectives too)."""
     from bruteforce import brute_force
     from csp_strategies import csp_texts

@@ -80,8 +80,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "objective=auto|binary|linear|gallop (how an objective is improved), "
         "shrink=auto|on|off (re-encode with the objective's domain cut to the values still open), "
         "symmetry=auto|on|off (value symmetry breaking, one answer only), "
-        "enumerate=auto|cubes|blocking|propagate (how --all/--count/-n visit the answers: disjoint cubes, a "
-        "blocking clause per answer, or a DPLL search over the printed variables by unit propagation, for loose "
+        "enumerate=auto|cubes|blocking|split|propagate (how --all/--count/-n visit the answers: disjoint cubes, a "
+        "blocking clause per answer, the same in a few cubes of values one after the other, or a DPLL search over the printed variables by unit propagation, for loose "
         "problems with very many answers; auto is blocking); auto, the default of every key, is the choice measured best",
     )
     solve_modes.add_arguments(parser)
