@@ -30,7 +30,7 @@ examples:
   csp2sat puzzle slitherlink board.txt --format answer
   csp2sat puzzle masyu board.txt --unique
   csp2sat puzzle nurikabe board.txt --facts
-  csp2sat puzzle pentomino data/pentomino/box_5x12.txt --count -j 2
+  csp2sat puzzle pentomino box_5x12.txt --count -j 2
   csp2sat puzzle slitherlink board.txt --format svg -o board.svg
 
 Exit status: 0 when solved, 1 when no solution is drawn: the puzzle has none (s UNSATISFIABLE)
