@@ -37,7 +37,7 @@ NOT_PUZZLES = frozenset({"sources.txt", "pieces.txt", "counts.txt"})
 
 # Record fields in the order they are written; every record has all of them (null when not applicable).
 RECORD_FIELDS = ("file", "item", "kind", "genre", "mode", "status", "objective", "answer", "unique",
-                 "count", "facts", "times", "cnf", "peak_mb", "wall_s", "exit", "error")
+                 "count", "classes", "facts", "times", "cnf", "peak_mb", "wall_s", "exit", "error")
 
 
 @dataclass(frozen=True)
@@ -295,6 +295,7 @@ def _run_puzzle(task: Task, settings: Settings) -> dict:
         "answer": genre.render(puzzle, run.solution, "answer") if found else None,
         "unique": run.unique,
         "count": run.count,
+        "classes": run.classes,  # a count by symmetry classes (`Genre.generate_classes`): how many
         "facts": run.facts,
         "times": dict(run.times),
         "cnf": {"vars": run.stats.get("cnf_vars"), "clauses": run.stats.get("cnf_clauses")},

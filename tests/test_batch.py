@@ -337,6 +337,8 @@ def test_modes_on_puzzles_and_csp(tmp_path: Path) -> None:
     assert results["count"]["nqueens-8.csp"]["count"] == 92
     assert results["count"]["pzprjs_5x5.txt"]["count"] == 1
     assert results["count"]["cspuz_6x6_multi.txt"]["count"] >= 2
+    assert results["count"]["cspuz_6x6_multi.txt"]["classes"] is None  # Nurikabe counts every solution
+    assert results["count"]["nqueens-8.csp"]["classes"] is None
     facts = results["facts"]["cspuz_6x6_multi.txt"]["facts"]
     assert None in facts.values() and any(v is not None for v in facts.values())
     assert None not in results["facts"]["pzprjs_5x5.txt"]["facts"].values()
@@ -439,3 +441,12 @@ def test_paths_may_follow_options(tmp_path: Path, capsys: pytest.CaptureFixture)
     with pytest.raises(SystemExit) as usage:
         run_cli(capsys, "solve", files[0], "-v", files[1])  # one file only: still refused
     assert usage.value.code == 2 and "unrecognized arguments" in capsys.readouterr().err
+
+
+def test_count_mode_records_the_classes_of_a_symmetric_box(tmp_path):
+    """A pentomino box is counted by classes of packings up to its symmetries; the record says how many."""
+    out = tmp_path / "count.jsonl"
+    box = DATA / "pentomino" / "box_3x20.txt"
+    assert _main_status("batch", str(box), "--mode", "count", "-o", str(out), "-q") == 0
+    (record,) = map(json.loads, out.read_text().splitlines())
+    assert (record["count"], record["classes"]) == (8, 2)

@@ -39,7 +39,9 @@ record fields (one JSON object per line):
   status     SATISFIABLE, UNSATISFIABLE, OPTIMUM FOUND; timeout (the record keeps what was
              found so far), memory, error (bad input, with its exit status), crash
   objective, answer (values of the printed variables; a puzzle's solution text),
-  unique (--mode unique), count (--mode count), facts (--mode facts: value or null),
+  unique (--mode unique), count (--mode count), classes (the classes of solutions up to
+  the board's symmetries a puzzle's count searched, e.g. pentomino boxes; else null),
+  facts (--mode facts: value or null),
   times (seconds per stage), cnf (vars, clauses), peak_mb (the task process's peak
   resident memory, ~30 MB of it the loaded pipeline), wall_s, exit, error
 
