@@ -139,3 +139,10 @@ def test_puzzle_count_by_classes_on_two_workers(capsys) -> None:
     captured = capsys.readouterr()
     assert len(captured.out.split()) == 3  # the first packing is drawn as usual
     assert "box_3x20.txt: 8 solutions in 2 classes up to the board's symmetries" in captured.err
+
+
+def test_counts_are_spelt_in_the_singular_for_one(capsys):
+    """A unique board's count reads "1 solution", not "1 solutions"."""
+    board = DATA / "slitherlink" / "pzprjs_5x5.txt"
+    assert cli.main(["puzzle", "slitherlink", str(board), "--count"]) == 0
+    assert "pzprjs_5x5.txt: 1 solution\n" in capsys.readouterr().err

@@ -109,7 +109,7 @@ def _run(args: argparse.Namespace, genre, watchdog) -> int:
         elif args.facts and result.facts is None:
             asked = "which cells are forced is unknown"
         else:
-            asked = f"the count is unknown (at least {result.count:,} solutions)"
+            asked = f"the count is unknown (at least {_counted(result.count, 'solution')})"
         print(f"c {name}: stopped by {stop_reason(watchdog)}; {asked}", file=sys.stderr)
     if args.unique and result.unique is not None:
         verdict = "unique" if result.unique else "NOT unique (at least two solutions)"
@@ -124,9 +124,15 @@ def _run(args: argparse.Namespace, genre, watchdog) -> int:
         for name in open_cells:
             print(f"c NOT FORCED {name}", file=sys.stderr)
     if result.count is not None and not result.interrupted:
-        classes = "" if result.classes is None else f" in {result.classes:,} classes up to the board's symmetries"
-        print(f"c {name}: {result.count:,} solutions{classes}", file=sys.stderr)
+        classes = "" if result.classes is None else f" in {_counted(result.classes, 'class')} up to the board's symmetries"
+        print(f"c {name}: {_counted(result.count, 'solution')}{classes}", file=sys.stderr)
     return 0
+
+
+def _counted(number: int, noun: str) -> str:
+    """``1 solution``, ``4,040 solutions``, ``1 class``, ``2 classes``."""
+    plural = noun + ("es" if noun.endswith("s") else "s")
+    return f"{number:,} {noun if number == 1 else plural}"
 
 
 class _CountProgress:
@@ -138,8 +144,8 @@ class _CountProgress:
 
     def __call__(self, run) -> None:
         if time.monotonic() - self.shown_at >= 1.0:
-            classes = "" if run.classes is None else f" in {run.classes:,} classes"
-            sys.stderr.write(f"\rc {run.count:,} solutions{classes} so far ...")
+            classes = "" if run.classes is None else f" in {_counted(run.classes, 'class')}"
+            sys.stderr.write(f"\rc {_counted(run.count, 'solution')}{classes} so far ...")
             sys.stderr.flush()
             self.shown_at = time.monotonic()
             self.shown = True
