@@ -167,7 +167,7 @@ def _count_options(count: bool, jobs: int) -> dict[str, str] | None:
 
     Measured on `puzzle --count` texts (benchmarks/results/count_methods.md, "Fifth study"): pentomino
     classes 5x12 325 -> 159 s of CPU, 4x15 49 -> 41 s, 8x8 even, 3x20 2.4 -> 3.8 s; the multi-solution
-    boards of every genre even. Several processes split the space by values anyway (`parallel_enumerate`).
+    boards in data/ (9 genres) even. Several processes split the space by values anyway (`parallel_enumerate`).
     """
     return {"enumerate": "split"} if count and jobs <= 1 else None
 
