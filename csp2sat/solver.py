@@ -387,6 +387,64 @@ def _interruptible(sat):
     return sat
 
 
+# Solvers without `interrupt()` whose searches take a conflict budget (`solve_limited` after
+# `conf_budget`): CaDiCaL. `_budgeted` stops them between slices of the search.
+_BUDGETED = ("cadical103", "cadical153", "cadical195", "cadical300")
+SLICE_S = 1.0  # longest slice of a budgeted search: how late it hears a Ctrl-C or SIGTERM
+FIRST_SLICE_CONFLICTS = 2000
+
+
+def _budgeted(sat):
+    """`sat`'s `solve` (CaDiCaL), run in slices of a conflict budget when a library call has a time limit.
+
+    PySAT stops a CaDiCaL search only by jumping out of it on SIGINT, which can land inside
+    malloc and leave the process waiting for ever on the allocator's lock (see `Watchdog`).
+    The command line survives that (its helper ends a stuck process with its last word); a
+    library caller must not be killed, and outside the main thread no signal reaches the
+    search at all. There, a search with a deadline runs as a series of `solve_limited` calls
+    with PySAT told it is not in the main thread (as in `_unjumpable`): a SIGINT then only
+    sets Python's flag, and the stop is taken between slices. Each slice is sized from the
+    previous one's conflict rate to end at the deadline, and lasts at most `SLICE_S`.
+    Slicing costs a little (CaDiCaL restarts its mode schedule each call; measured on the
+    families benchmark: as often faster as slower), so the command line keeps one call.
+    """
+    from pysat import solvers
+
+    whole = sat.solve
+    probe = getattr(solvers, "MainThread", None)
+    if probe is None or not hasattr(probe, "check"):
+        return sat
+    in_main_thread = probe.check
+
+    def elsewhere() -> bool:
+        return False
+
+    def solve(assumptions=(), *args, **kwargs):
+        watchdog = getattr(_searches, "watchdog", None)
+        if watchdog is None or watchdog._last_word or watchdog.deadline is None or args or kwargs:
+            return whole(assumptions, *args, **kwargs)
+        budget = FIRST_SLICE_CONFLICTS
+        while True:
+            if watchdog._stopping or watchdog.expired():
+                raise Interrupted("the time limit was reached")
+            sat.conf_budget(budget)
+            before, start = _conflicts(sat), time.monotonic()
+            probe.check = elsewhere
+            try:
+                found = sat.solve_limited(assumptions)
+            finally:
+                probe.check = in_main_thread
+            if found is not None:
+                return found
+            spent, after = time.monotonic() - start, _conflicts(sat)
+            rate = (after - before) / max(spent, 1e-3) if before is not None and after is not None else None
+            left = watchdog.deadline - time.monotonic()
+            budget = max(100, int(rate * min(max(left, 0.01), SLICE_S))) if rate else 2 * budget
+
+    sat.solve = solve
+    return sat
+
+
 def _abandon(sat) -> None:
     native = getattr(sat, "solver", None)  # the solver-specific wrapper inside pysat.solvers.Solver
     if native is None:
@@ -446,7 +504,11 @@ def new_solver(name: str = "cadical195", bootstrap_with=None, mode: str = "defau
             sat.append_formula(bootstrap_with)
     else:
         sat = Solver(name=_aliases()[main][0], bootstrap_with=bootstrap_with)
-    sat = guarded(_interruptible(sat) if caps.interrupt else sat)
+    if caps.interrupt:
+        sat = _interruptible(sat)
+    elif main in _BUDGETED:
+        sat = _budgeted(sat)
+    sat = guarded(sat)
     if not caps.core:
         sat.get_core = lambda: None  # callers then fall back to all assumptions
     if not caps.phases:
@@ -608,6 +670,28 @@ def interrupt_handled() -> None:
         _active._acknowledge()
 
 
+def _import_pipeline() -> None:
+    """Import every module a run loads on first use, before a stop can come.
+
+    A KeyboardInterrupt inside a first import leaves that module half-initialised for the
+    rest of the process: seen, numpy without `matrix` (a submodule kept a reference to the
+    interrupted `numpy`) after `solve(..., timeout=0.3)` in a fresh process, so every later
+    call failed with AttributeError. Imported here, a stop can no longer land inside them.
+    """
+    import numpy  # noqa: F401
+    import pysat.solvers  # noqa: F401
+
+    import csp2sat.checker  # noqa: F401
+    import csp2sat.compiler  # noqa: F401
+    import csp2sat.encoders.alldifferent  # noqa: F401
+    import csp2sat.encoders.cardinality  # noqa: F401
+    import csp2sat.encoders.cnf  # noqa: F401
+    import csp2sat.encoders.log  # noqa: F401
+    import csp2sat.encoders.order  # noqa: F401
+    import csp2sat.evaluator  # noqa: F401
+    import csp2sat.parser  # noqa: F401
+
+
 class Watchdog:
     """The time limit, Ctrl-C and SIGTERM as one event: a KeyboardInterrupt, or a PySAT search stopped by SIGINT.
 
@@ -644,6 +728,7 @@ class Watchdog:
         self.nested = _active is not None
         if self.nested:
             return
+        _import_pipeline()
         try:
             self._install()
         except ValueError:  # not the main thread: no handlers, no wakeup pipe, no SIGINT (it would hit the main thread)
@@ -671,7 +756,7 @@ class Watchdog:
         # SIGTERM's handler does nothing itself: its byte on the wakeup pipe makes the helper send SIGINT,
         # which also stops a search running in C (where no Python handler can run).
         self._saved.append((signal.SIGTERM, signal.signal(signal.SIGTERM, self._on_sigterm)))
-        self._start(-1.0 if self.deadline is None else self.deadline - time.monotonic(), stdin=read_end)
+        self._start(-1.0 if self.deadline is None else max(0.0, self.deadline - time.monotonic()), stdin=read_end)
         os.close(read_end)
         _active = self
 

@@ -315,7 +315,7 @@ import csp2sat
 found = {}
 def work():
     start = time.monotonic()
-    found["status"] = csp2sat.solve(sys.argv[1], solver="glucose4", timeout=1.0).status
+    found["status"] = csp2sat.solve(sys.argv[1], solver=sys.argv[2], timeout=1.0).status
     found["seconds"] = time.monotonic() - start
 worker = threading.Thread(target=work)
 worker.start()
@@ -324,13 +324,41 @@ print(found["status"], round(found["seconds"]))
 """
 
 
-def test_the_time_limit_holds_outside_the_main_thread(files, tmp_path: Path) -> None:
+@pytest.mark.parametrize("solver", ["glucose4", "cadical195"])
+def test_the_time_limit_holds_outside_the_main_thread(files, tmp_path: Path, solver: str) -> None:
     """A library call in a worker thread (a web app, a notebook's background job): the helper could not signal
-    such a thread and was started reading /dev/null, so it quit at once and the search ran to its end."""
+    such a thread and was started reading /dev/null, so it quit at once and the search ran to its end. No
+    signal reaches a thread at all: Glucose is stopped by `interrupt()`, CaDiCaL between budgeted slices."""
     try:
-        done = subprocess.run([sys.executable, "-c", _IN_A_THREAD, str(files["search"])],
+        done = subprocess.run([sys.executable, "-c", _IN_A_THREAD, str(files["search"]), solver],
                               cwd=tmp_path, capture_output=True, text=True, timeout=60)
     except subprocess.TimeoutExpired:
         pytest.fail("the time limit did not stop a search in a worker thread")
     status, seconds = done.stdout.split()
     assert status == "UNKNOWN" and int(seconds) < 10, done.stderr
+
+
+_NO_JUMP = """
+import sys, time
+import pysat.solvers
+import csp2sat
+def jumping(*args, **kwargs):
+    raise SystemExit("the one-call search, stopped by PySAT's jump, ran")
+pysat.solvers.Cadical195.solve = jumping
+start = time.monotonic()
+print(csp2sat.solve(sys.argv[1], solver="cadical195", timeout=1.0).status, round(time.monotonic() - start))
+"""
+
+
+def test_a_library_time_limit_stops_cadical_without_the_jump(files, tmp_path: Path) -> None:
+    """CI hung for an hour in `solve(golombRuler-8, timeout=1.0)`: PySAT's jump out of CaDiCaL on SIGINT can land
+    inside malloc, and a library caller is never killed. With a time limit a library call's CaDiCaL search
+    runs in conflict-budgeted slices and stops between them; the one-call search is never used."""
+    try:
+        done = subprocess.run([sys.executable, "-c", _NO_JUMP, str(files["search"])],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the time limit did not stop the search")
+    assert done.returncode == 0, done.stderr
+    status, seconds = done.stdout.split()
+    assert status == "UNKNOWN" and int(seconds) < 10
