@@ -145,9 +145,19 @@ def test_common_forms_read_as_the_tables_read_them(path: Path) -> None:
     assert common is None or common == driven
 
 
+def _takes_the_common_path(text: str) -> bool:
+    lines = text.split("\n")
+    try:
+        parser._read_common(lines, [False], parser._tables().keywords)
+    except parser._Reject:
+        return False
+    return True
+
+
 def test_generated_puzzle_files_take_the_common_path() -> None:
-    taken = [p for p in GENERATED if _common_and_driven(p.read_text(encoding="utf-8"))[0] is not None]
-    assert len(taken) == len(GENERATED)
+    # Only the common reader: that it reads as `_drive` does is checked on a sample above.
+    missed = [p.name for p in GENERATED if not _takes_the_common_path(p.read_text(encoding="utf-8"))]
+    assert missed == []
 
 
 @pytest.mark.parametrize("text", TRICKY + ["(int x 0 1)(bool b)(predicate (p A) (! A))(p b)(+ 1 -2 x)", "x 3 true",
