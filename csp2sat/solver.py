@@ -600,10 +600,12 @@ stopping = acked = False
 cpu, still_since = None, 0.0
 
 def parent_cpu_and_wait():
+    # The main thread's own figures: the process's CPU kept creeping while the main thread was stuck
+    # inside free() holding the GIL, because another thread waiting for the GIL wakes every 5 ms.
     try:
-        with open(f"/proc/{parent}/stat") as f:
+        with open(f"/proc/{parent}/task/{parent}/stat") as f:
             fields = f.read().rsplit(")", 1)[1].split()
-        with open(f"/proc/{parent}/wchan") as f:
+        with open(f"/proc/{parent}/task/{parent}/wchan") as f:
             wchan = f.read()
         return (fields[0], int(fields[11]) + int(fields[12])), wchan
     except (OSError, IndexError, ValueError):
@@ -713,6 +715,8 @@ class Watchdog:
     """
 
     def __init__(self, seconds: float | None, last_word: bool = False) -> None:
+        if _active is None:
+            _import_pipeline()  # before the clock starts: the limit is for the run, not for loading Python modules
         self.process: subprocess.Popen | None = None
         self.deadline = None if seconds is None else time.monotonic() + seconds
         self.signal: int | None = None  # the signal that stopped the run (SIGTERM, or SIGINT for Ctrl-C and time-outs)
@@ -728,7 +732,6 @@ class Watchdog:
         self.nested = _active is not None
         if self.nested:
             return
-        _import_pipeline()
         try:
             self._install()
         except ValueError:  # not the main thread: no handlers, no wakeup pipe, no SIGINT (it would hit the main thread)

@@ -279,15 +279,18 @@ def test_minisat_family_searches_stop_without_a_signal(files, tmp_path: Path, so
 
 
 _STUCK = """
-import signal, sys, threading
+import ctypes, signal, sys
 from csp2sat.solver import Watchdog
 watchdog = Watchdog(0.5, last_word=sys.argv[1] == "yes")
 watchdog.check()
 signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
 print("waiting", flush=True)
-lock = threading.Lock()
-lock.acquire()
-lock.acquire()  # what a jump out of malloc leaves: a lock this thread holds, waited for without CPU
+# What a jump out of malloc leaves: the allocator's lock taken, waited for in free() by the main thread,
+# which holds the GIL meanwhile (a PyDLL call keeps it), so the watchdog's thread keeps waking for it.
+libc = ctypes.PyDLL(None)
+mutex = ctypes.create_string_buffer(64)  # zeroed: a default pthread mutex, unlocked
+libc.pthread_mutex_lock(mutex)
+libc.pthread_mutex_lock(mutex)
 """
 
 
