@@ -341,7 +341,7 @@ def _stoppable(sat, call):
         try:
             return call(*args, **kwargs)
         except BaseException as err:
-            if is_interrupt(err):
+            if is_interrupt(err) and not isinstance(err, StoppedBetweenSlices):
                 _restore_sigint()
                 _abandon(sat)
             raise
@@ -395,18 +395,25 @@ FIRST_SLICE_CONFLICTS = 2000
 
 
 def _budgeted(sat):
-    """`sat`'s `solve` (CaDiCaL), run in slices of a conflict budget when a library call has a time limit.
+    """`sat`'s `solve` (CaDiCaL), run in slices of a conflict budget when the run has a time limit.
 
     PySAT stops a CaDiCaL search only by jumping out of it on SIGINT, which can land inside
-    malloc and leave the process waiting for ever on the allocator's lock (see `Watchdog`).
-    The command line survives that (its helper ends a stuck process with its last word); a
-    library caller must not be killed, and outside the main thread no signal reaches the
-    search at all. There, a search with a deadline runs as a series of `solve_limited` calls
-    with PySAT told it is not in the main thread (as in `_unjumpable`): a SIGINT then only
-    sets Python's flag, and the stop is taken between slices. Each slice is sized from the
-    previous one's conflict rate to end at the deadline, and lasts at most `SLICE_S`.
-    Slicing costs a little (CaDiCaL restarts its mode schedule each call; measured on the
-    families benchmark: as often faster as slower), so the command line keeps one call.
+    malloc and leave the process waiting for ever on the allocator's lock (seen in 1 of 25
+    time-outs under load; see `Watchdog`). With a deadline the search is a series of
+    `solve_limited` calls, each budgeted from the previous one's conflict rate:
+
+    - a library call (never killed) tells PySAT it is not in the main thread (as `_unjumpable`
+      does), so a SIGINT only sets Python's flag and the stop is taken between slices; slices
+      last at most `SLICE_S`, how late a Ctrl-C is heard. In a worker thread, where no signal
+      arrives, this is what makes the time limit hold at all.
+    - the command line keeps PySAT's jump for Ctrl-C and SIGTERM (its helper ends a process
+      stuck after one), but not for the deadline: slices are sized to end there, and the helper
+      holds its SIGINT while a slice runs (`SLICE_START`/`SLICE_END` on its stdin) for up to
+      `SLICE_GRACE` seconds. Long limits take a few slices (each aims at 70% of the time left),
+      so the search is restarted only a few times.
+
+    Every restart perturbs CaDiCaL's search (one restart took golombRuler-10 at its optimum from
+    0.5 s to 16 s, other files went the other way), so a run without a deadline keeps one call.
     """
     from pysat import solvers
 
@@ -421,25 +428,42 @@ def _budgeted(sat):
 
     def solve(assumptions=(), *args, **kwargs):
         watchdog = getattr(_searches, "watchdog", None)
-        if watchdog is None or watchdog._last_word or watchdog.deadline is None or args or kwargs:
+        if watchdog is None or watchdog.deadline is None or args or kwargs:
             return whole(assumptions, *args, **kwargs)
+        command = watchdog._last_word and watchdog._pipe is not None
+        if command:
+            return sliced(watchdog, assumptions, True)
+        try:
+            return sliced(watchdog, assumptions, False)
+        except KeyboardInterrupt as stop:  # Python's handler, run as a slice returned: no jump, the solver is whole
+            probe.check = in_main_thread
+            raise StoppedBetweenSlices("stopped between slices") from stop
+
+    def sliced(watchdog, assumptions, command: bool):
         budget = FIRST_SLICE_CONFLICTS
         while True:
             if watchdog._stopping or watchdog.expired():
-                raise Interrupted("the time limit was reached")
+                raise StoppedBetweenSlices("the time limit was reached")
             sat.conf_budget(budget)
             before, start = _conflicts(sat), time.monotonic()
-            probe.check = elsewhere
+            if command:
+                watchdog._tell(SLICE_START)
+            else:
+                probe.check = elsewhere
             try:
                 found = sat.solve_limited(assumptions)
             finally:
-                probe.check = in_main_thread
+                if command:
+                    watchdog._tell(SLICE_END)
+                else:
+                    probe.check = in_main_thread
             if found is not None:
                 return found
             spent, after = time.monotonic() - start, _conflicts(sat)
             rate = (after - before) / max(spent, 1e-3) if before is not None and after is not None else None
-            left = watchdog.deadline - time.monotonic()
-            budget = max(100, int(rate * min(max(left, 0.01), SLICE_S))) if rate else 2 * budget
+            left = max(watchdog.deadline - time.monotonic(), 0.01)
+            aim = (left if left < 2.0 else 0.7 * left) if command else min(left, SLICE_S)
+            budget = max(100, int(rate * aim)) if rate else 2 * budget
 
     sat.solve = solve
     return sat
@@ -575,6 +599,10 @@ class Interrupted(Exception):
     """The search was stopped by the time limit or by Ctrl-C."""
 
 
+class StoppedBetweenSlices(Interrupted):
+    """A budgeted search (`_budgeted`) stopped between two slices: the solver is intact, not abandoned."""
+
+
 def is_interrupt(error: BaseException) -> bool:
     """Whether `error` is how PySAT or Python reports a SIGINT (time-out watchdog or Ctrl-C)."""
     return isinstance(error, (KeyboardInterrupt, Interrupted)) or "interrupt" in str(error).lower()
@@ -596,7 +624,8 @@ import os, select, signal, sys, time
 signal.signal(signal.SIGINT, signal.SIG_IGN)
 parent, seconds, last_word_fd = int(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3])
 deadline = time.monotonic() + seconds if seconds >= 0 else None
-stopping = acked = False
+stopping = acked = in_slice = False
+why = b""
 cpu, still_since = None, 0.0
 
 def parent_cpu_and_wait():
@@ -622,6 +651,11 @@ while True:
         break
     if ACK in data:
         acked = True
+    for byte in data:  # the parent's budgeted slices of a search begin and end (the last word counts)
+        if byte == SLICE_START:
+            in_slice = True
+        elif byte == SLICE_END:
+            in_slice = False
     if not stopping:
         if signal.SIGINT in data:  # a SIGINT we did not send: Ctrl-C, which reached the parent itself
             stopping = True
@@ -630,9 +664,12 @@ while True:
         if ready and signal.SIGTERM not in data:
             continue
         stopping = True
-        os.write(1, b"T" if ready else b"D")
+        why = b"T" if ready else b"D"
+        os.write(1, why)
         ready, data = False, b""  # send the first SIGINT now, as on a repeat
-    if parent and not acked and (not ready or signal.SIGTERM in data):
+    # At the deadline a budgeted slice ends by itself (sized to end there): no jump out of it, unless late.
+    waiting_for_slice = why == b"D" and in_slice and time.monotonic() < deadline + SLICE_GRACE
+    if parent and not acked and not waiting_for_slice and (not ready or signal.SIGTERM in data):
         try:
             os.kill(parent, signal.SIGINT)
         except OSError:
@@ -649,6 +686,10 @@ while True:
 """
 # The byte `interrupt_handled` writes to the helper's stdin (no signal has this number).
 ACK = 0xAC
+# The bytes a budgeted search (`_budgeted`, command line) writes around each slice.
+SLICE_START, SLICE_END = 0xA1, 0xA2
+# Seconds past the deadline the helper waits for a budgeted slice to end before it sends SIGINT.
+SLICE_GRACE = 2.0
 # Seconds without CPU, waiting on a lock during a stop, after which the helper ends a stuck parent.
 STUCK_AFTER = 10.0
 _LAST_WORD = (
@@ -656,8 +697,10 @@ _LAST_WORD = (
     b" memory allocator); its watchdog ended it. Solver names that stop without that jump: glucose4,"
     b" minisat22 and the rest of the MiniSat family.\n"
 )
-_WATCHDOG_CODE = _WATCHDOG_CODE.replace("ACK", str(ACK)).replace("STUCK_AFTER", str(STUCK_AFTER)).replace(
-    "LAST_WORD", repr(_LAST_WORD)
+_WATCHDOG_CODE = (
+    _WATCHDOG_CODE.replace("SLICE_START", str(SLICE_START)).replace("SLICE_END", str(SLICE_END))
+    .replace("SLICE_GRACE", str(SLICE_GRACE)).replace("ACK", str(ACK)).replace("STUCK_AFTER", str(STUCK_AFTER))
+    .replace("LAST_WORD", repr(_LAST_WORD))
 )
 
 _active: "Watchdog | None" = None  # the watchdog in charge of the signals (main thread)
@@ -825,9 +868,13 @@ class Watchdog:
                     pass
 
     def _acknowledge(self) -> None:
+        self._tell(ACK)
+
+    def _tell(self, byte: int) -> None:
+        """Write one byte to the helper's stdin (`ACK`, `SLICE_START`, `SLICE_END`)."""
         if self._pipe is not None:
             try:
-                os.write(self._pipe[1], bytes([ACK]))
+                os.write(self._pipe[1], bytes([byte]))
             except OSError:
                 pass
 

@@ -11,6 +11,7 @@ killed the run with nothing printed (143), and --timeout did not count parsing.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -345,23 +346,35 @@ _NO_JUMP = """
 import sys, time
 import pysat.solvers
 import csp2sat
+from csp2sat import solver
+from csp2sat.cli import main
 def jumping(*args, **kwargs):
     raise SystemExit("the one-call search, stopped by PySAT's jump, ran")
 pysat.solvers.Cadical195.solve = jumping
 start = time.monotonic()
-print(csp2sat.solve(sys.argv[1], solver="cadical195", timeout=1.0).status, round(time.monotonic() - start))
+try:
+    if sys.argv[2] == "library":
+        print("s", csp2sat.solve(sys.argv[1], solver="cadical195", timeout=1.0).status, flush=True)
+    else:
+        main(["solve", "--solver", "cadical195", "--timeout", "1", sys.argv[1]])
+finally:
+    # a solver left by PySAT's jump is abandoned (`guarded`); one stopped between slices is not
+    print("c", len(solver._ABANDONED), "abandoned in", round(time.monotonic() - start), "s", file=sys.stderr)
 """
 
 
-def test_a_library_time_limit_stops_cadical_without_the_jump(files, tmp_path: Path) -> None:
-    """CI hung for an hour in `solve(golombRuler-8, timeout=1.0)`: PySAT's jump out of CaDiCaL on SIGINT can land
-    inside malloc, and a library caller is never killed. With a time limit a library call's CaDiCaL search
-    runs in conflict-budgeted slices and stops between them; the one-call search is never used."""
+@pytest.mark.parametrize("caller", ["library", "command"])
+def test_a_time_limit_stops_cadical_without_the_jump(files, tmp_path: Path, caller: str) -> None:
+    """CI hung for an hour in `solve(golombRuler-8, timeout=1.0)`, and `csp2sat solve --timeout` was seen stuck:
+    PySAT's jump out of CaDiCaL on SIGINT can land inside malloc. With a time limit a CaDiCaL search runs in
+    conflict-budgeted slices sized to end at the deadline, and the time limit stops it between two of them
+    (the command's helper holds its SIGINT while a slice runs); the one-call search is never used."""
     try:
-        done = subprocess.run([sys.executable, "-c", _NO_JUMP, str(files["search"])],
+        done = subprocess.run([sys.executable, "-c", _NO_JUMP, str(files["search"]), caller],
                               cwd=tmp_path, capture_output=True, text=True, timeout=60)
     except subprocess.TimeoutExpired:
         pytest.fail("the time limit did not stop the search")
     assert done.returncode == 0, done.stderr
-    status, seconds = done.stdout.split()
-    assert status == "UNKNOWN" and int(seconds) < 10
+    assert done.stdout.split() == ["s", "UNKNOWN"]
+    abandoned, seconds = re.search(r"c (\d+) abandoned in (\d+) s", done.stderr).groups()
+    assert (abandoned, int(seconds) < 10) == ("0", True), done.stderr
