@@ -439,8 +439,17 @@ def _budgeted(sat):
             probe.check = in_main_thread
             raise StoppedBetweenSlices("stopped between slices") from stop
 
+    rate = None  # conflicts a second in this solver's last slice: later searches need no short first slice
+
+    def conflicts_until(deadline: float, command: bool) -> int:
+        """The next slice's budget: the conflicts expected in 70% of the time left (all of it near the end)."""
+        left = max(deadline - time.monotonic(), 0.01)
+        seconds = (left if left < 2.0 else 0.7 * left) if command else min(left, SLICE_S)
+        return max(100, int(rate * seconds))
+
     def sliced(watchdog, assumptions, command: bool):
-        budget = FIRST_SLICE_CONFLICTS
+        nonlocal rate
+        budget = conflicts_until(watchdog.deadline, command) if rate else FIRST_SLICE_CONFLICTS
         while True:
             if watchdog._stopping or watchdog.expired():
                 raise StoppedBetweenSlices("the time limit was reached")
@@ -461,9 +470,7 @@ def _budgeted(sat):
                 return found
             spent, after = time.monotonic() - start, _conflicts(sat)
             rate = (after - before) / max(spent, 1e-3) if before is not None and after is not None else None
-            left = max(watchdog.deadline - time.monotonic(), 0.01)
-            aim = (left if left < 2.0 else 0.7 * left) if command else min(left, SLICE_S)
-            budget = max(100, int(rate * aim)) if rate else 2 * budget
+            budget = conflicts_until(watchdog.deadline, command) if rate else 2 * budget
 
     sat.solve = solve
     return sat
