@@ -268,3 +268,36 @@ def test_map_of_direct_encoded_variables_decodes_every_answer() -> None:
     expected = {(x, y, b) for x in range(1, 6) for y in (1, 3, 7) for b in (False, True)
                 if x != 3 and (x == 2 or y == 7 or b) and x != y}
     assert seen == expected
+
+
+@pytest.mark.parametrize("options", [["-O", "int=direct"], ["-O", "large=log", "-O", "alldifferent=pairwise"]])
+def test_encode_takes_the_encoding_options_and_decode_reads_them_back(
+    options: list[str], tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """`encode -O` changes the CNF (as `solve -O` does); the map says how, so `decode` needs no option."""
+    source = tmp_path / "m.csp"
+    source.write_text("(int x 1 6)(int y 1 6)(int z 0 300)(alldifferent x y)(!= x 3)(= (+ x y z) 9)(> z 1)\n")
+    sizes = []
+    for extra in ([], options):
+        cnf, mapping = tmp_path / "m.cnf", tmp_path / "m.map"
+        status, _, err = run_cli(capsys, "encode", *extra, str(source), "-o", str(cnf), "--map", str(mapping))
+        assert status == 0, err
+        clauses = CNF(from_file=str(cnf)).clauses
+        sizes.append(len(clauses))
+        with Solver(name="cadical195", bootstrap_with=clauses) as sat:
+            assert sat.solve()
+            (tmp_path / "o.txt").write_text("s SATISFIABLE\nv " + " ".join(map(str, sat.get_model())) + " 0\n")
+        status, out, err = run_cli(capsys, "decode", str(mapping), str(tmp_path / "o.txt"))
+        assert status == 0 and err == "", err
+        a = {k: int(v) for k, v in _sugar_answer(out).items()}
+        assert a["x"] != a["y"] and a["x"] != 3 and a["x"] + a["y"] + a["z"] == 9 and a["z"] > 1
+    assert sizes[0] != sizes[1]  # the option really reached the compiler
+
+
+def test_encode_rejects_a_bad_encoding_option(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    source = tmp_path / "m.csp"
+    source.write_text("(int x 1 3)\n")
+    for bad, words in (("int=bogus", "must be one of"), ("nokey", "KEY=VALUE"), ("foo=bar", "unknown encoding option")):
+        status, out, err = run_cli(capsys, "encode", "-O", bad, str(source), "-o", str(tmp_path / "c"), "--map",
+                                   str(tmp_path / "m"))
+        assert (status, out) == (Exit.USAGE, "") and words in err, err

@@ -153,6 +153,43 @@ def positive_int(text: str) -> int:
     return value
 
 
+ENCODING_HELP = (
+    "choose an encoding for comparison (repeatable): alldifferent=auto|pairwise|relational|amo, "
+    "cardinality=auto|totalizer|order, amo=auto|product (an at-most-one count: over the groups its inputs are "
+    "already exclusive in, or the product encoding), int=auto|order|direct|mixed (direct: one literal per value; "
+    "mixed: only for integers of 3-16 values used solely against constants; auto is order, measured faster), "
+    "large=auto|log|order, split=auto|shared|onesided "
+    "(long sums: shared two-sided helpers, or separate ones per side), disjunction=auto|named "
+    "(a clause of several sums: one-clause sums and sums sharing a variable written out, or all but one named), "
+    "satmode=auto|default|focus|stable "
+    "(CaDiCaL's search: its own alternation, focused or stable mode only; auto is stable for --all/--count/-n, "
+    "else default), "
+    "objective=auto|binary|linear|gallop (how an objective is improved), "
+    "shrink=auto|on|off (re-encode with the objective's domain cut to the values still open), "
+    "symmetry=auto|on|off (value symmetry breaking, one answer only), "
+    "enumerate=auto|cubes|blocking|split|propagate (how --all/--count/-n visit the answers: disjoint cubes, a "
+    "blocking clause per answer, the same in a few cubes of values one after the other, or a DPLL search over the "
+    "printed variables by unit propagation, for loose problems with very many answers; auto is blocking); "
+    "auto, the default of every key, is the choice measured best"
+)
+
+
+def add_encoding_argument(parser, help: str = ENCODING_HELP) -> None:
+    """The -O KEY=VALUE option (repeatable), the same in every command that compiles to CNF."""
+    parser.add_argument("-O", "--encoding", action="append", default=[], metavar="KEY=VALUE", help=help)
+
+
+def encoding_options(pairs: list[str]) -> dict[str, str]:
+    """The -O pairs as a dict; keys and values are checked by the compiler (`compile_model`)."""
+    options = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise CspError(f"-O takes KEY=VALUE, got {pair!r}", file="csp2sat", exit=Exit.USAGE)
+        options[key.strip()] = value.strip()
+    return options
+
+
 TIMEOUT_HELP = (
     "stop after this many seconds, counted from the start (parsing and encoding included); "
     "like Ctrl-C or SIGTERM it prints s UNKNOWN, or the best answer so far and a 'c' line"

@@ -11,7 +11,15 @@ import argparse
 import os
 import sys
 
-from csp2sat.commands._common import STDIN, STDIN_NAME, display_name, read_model, write_output
+from csp2sat.commands._common import (
+    STDIN,
+    STDIN_NAME,
+    add_encoding_argument,
+    display_name,
+    encoding_options,
+    read_model,
+    write_output,
+)
 from csp2sat.diagnostics import Exit
 
 NAME = "encode"
@@ -26,6 +34,7 @@ examples:
   csp2sat encode queens.csp -o queens.cnf --map queens.map
   minisat queens.cnf queens.out
   csp2sat decode queens.map queens.out
+  csp2sat encode -O int=direct queens.csp -o q.cnf --map q.map   (another encoding, to compare)
 """
 
 
@@ -34,6 +43,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE.csp", help="the Sugar CSP file ('-' for standard input)")
     parser.add_argument("-o", "--output", required=True, metavar="OUT.cnf", help="the DIMACS file ('-' for stdout)")
     parser.add_argument("--map", required=True, metavar="OUT.map", help="the map file for `csp2sat decode`")
+    add_encoding_argument(
+        parser,
+        "choose an encoding (repeatable), as for `csp2sat solve -O`: the keys that shape the CNF are alldifferent, "
+        "cardinality, amo, int, large, split and disjunction (see `csp2sat solve --help`); the map records how each "
+        "variable is encoded, so `csp2sat decode` needs no option",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -41,8 +56,9 @@ def run(args: argparse.Namespace) -> int:
     from csp2sat.compiler import compile_model
     from csp2sat.dimacs import build_map, dump_map, write_cnf
 
+    options = encoding_options(args.encoding)
     model, text = read_model(args.file)
-    compiled = compile_model(model)
+    compiled = compile_model(model, options=options or None)
     if model.objective is not None:
         print(f"c note: the objective ({model.objective.sense} {model.objective.var}) is not encoded", file=sys.stderr)
     source = STDIN_NAME if args.file == STDIN else os.path.abspath(args.file)

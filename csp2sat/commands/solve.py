@@ -6,7 +6,7 @@ import argparse
 import sys
 import time
 
-from csp2sat.diagnostics import CspError, Exit
+from csp2sat.diagnostics import Exit
 
 NAME = "solve"
 HELP = "solve a Sugar CSP file and print the answer as Sugar does"
@@ -62,28 +62,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     from csp2sat.commands import solve_modes
 
-    parser.add_argument(
-        "-O",
-        "--encoding",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="choose an encoding for comparison (repeatable): alldifferent=auto|pairwise|relational|amo, "
-        "cardinality=auto|totalizer|order, amo=auto|product (an at-most-one count: over the groups its inputs are "
-        "already exclusive in, or the product encoding), int=auto|order|direct|mixed (direct: one literal per value; "
-        "mixed: only for integers of 3-16 values used solely against constants; auto is order, measured faster), "
-        "large=auto|log|order, split=auto|shared|onesided "
-        "(long sums: shared two-sided helpers, or separate ones per side), disjunction=auto|named "
-        "(a clause of several sums: one-clause sums and sums sharing a variable written out, or all but one named), satmode=auto|default|focus|stable "
-        "(CaDiCaL's search: its own alternation, focused or stable mode only; auto is stable for --all/--count/-n, "
-        "else default), "
-        "objective=auto|binary|linear|gallop (how an objective is improved), "
-        "shrink=auto|on|off (re-encode with the objective's domain cut to the values still open), "
-        "symmetry=auto|on|off (value symmetry breaking, one answer only), "
-        "enumerate=auto|cubes|blocking|split|propagate (how --all/--count/-n visit the answers: disjoint cubes, a "
-        "blocking clause per answer, the same in a few cubes of values one after the other, or a DPLL search over the printed variables by unit propagation, for loose "
-        "problems with very many answers; auto is blocking); auto, the default of every key, is the choice measured best",
-    )
+    from csp2sat.commands._common import add_encoding_argument
+
+    add_encoding_argument(parser)
     solve_modes.add_arguments(parser)
     from csp2sat.commands import sugar_modes
 
@@ -104,16 +85,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="run the --jobs workers (cubes or racing solvers) on this Dask cluster instead of local processes "
         "(pip install 'csp2sat[dask]')",
     )
-
-
-def _options(pairs: list[str]) -> dict[str, str]:
-    options = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise CspError(f"-O takes KEY=VALUE, got {pair!r}", file="csp2sat", exit=Exit.USAGE)
-        options[key.strip()] = value.strip()
-    return options
 
 
 def read_model(path: str):
@@ -156,7 +127,9 @@ def _run(args: argparse.Namespace, out: "_Tracked", progress, watchdog) -> int:
     from csp2sat.commands._common import stop_reason
     from csp2sat.solver import solve
 
-    options = _options(args.encoding)
+    from csp2sat.commands._common import encoding_options
+
+    options = encoding_options(args.encoding)
     from csp2sat.xcsp3_read import is_xcsp3_path
 
     if is_xcsp3_path(args.file):  # XCSP3 input answers in the XCSP3 competition format
