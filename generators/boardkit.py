@@ -105,11 +105,21 @@ def read_regions(text: str) -> tuple[list[list[int]], list[list[Token]]]:
     """The region of every cell of a region grid (any token names a region: ``0 0 1`` or ``AAB``), renumbered
     0, 1, ... in reading order of each region's first cell, and the grid's tokens (for positions).
 
-    Raises `PuzzleError` (see `read_grid`) for an empty or ragged grid.
+    Raises `PuzzleError` (see `read_grid`) for an empty or ragged grid, and for a region in two or more
+    parts (at the first cell of the second part): the genres' rooms are connected areas, and a puzz.link
+    URL, which records the borders between cells, could not say that two parts are one region.
     """
     grid = read_grid(text, hash_comments=False)
     names: dict[str, int] = {}
     labels = [[names.setdefault(token.text, len(names)) for token in row] for row in grid]
+    for cells in region_cells(labels):
+        parts = connected(cells)
+        if len(parts) > 1:
+            first, second = min(parts[0]), min(parts[1])
+            token, where = grid[second[0]][second[1]], grid[first[0]][first[1]]
+            raise PuzzleError(f"region {token.text!r} is in {len(parts)} parts: this cell does not touch its cells "
+                              f"from line {where.line} column {where.col}; give each part a name of its own",
+                              token.line, token.col)
     return labels, grid
 
 

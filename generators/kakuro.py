@@ -74,14 +74,18 @@ def read(text: str) -> Kakuro:
     """Read a Kakuro board: tokens ``.`` (white), ``#`` (black) or ``DOWN\\ACROSS`` (black with sums, ``-``
     for none), the sums' frame included as the first row and column.
 
-    Raises `PuzzleError` at the place for unknown tokens, bad sums, ragged rows and a run too long or
-    too short for its sum.
+    Raises `PuzzleError` at the place for unknown tokens, bad sums, ragged rows, a white cell in the
+    frame, a sum with no white cell to add up (below a down sum, right of an across sum) and a run too
+    long or too short for its sum.
     """
     grid = read_grid(text, hash_comments=False, tokens=True)
     black: dict[Pos, tuple[int, int]] = {}
     for r, row in enumerate(grid):
         for c, token in enumerate(row):
             if token.text in (WHITE, "0"):
+                if r == 0 or c == 0:
+                    raise PuzzleError("a white cell in the frame (the first row and column hold only '#' and "
+                                      "sums)", token.line, token.col)
                 continue
             if token.text == BLACK:
                 black[r, c] = (0, 0)
@@ -91,7 +95,15 @@ def read(text: str) -> Kakuro:
             else:
                 raise PuzzleError(f"unknown cell {token.text!r} (expected '.', '#' or DOWN\\ACROSS)",
                                   token.line, token.col)
+    if len(grid) < 2 or len(grid[0]) < 2:
+        raise PuzzleError("no cells inside the frame (the first row and column are the sums' frame)",
+                          grid[0][0].line, grid[0][0].col)
     puzzle = Kakuro(len(grid), len(grid[0]), black)
+    for (r, c), (down, across) in sorted(black.items()):
+        for value, (nr, nc), where in ((down, (r + 1, c), "below"), (across, (r, c + 1), "to the right of")):
+            if value and not (nr < puzzle.rows and nc < puzzle.cols and puzzle.white(nr, nc)):
+                token = grid[r][c]
+                raise PuzzleError(f"the sum {value} has no white cell {where} it to add up", token.line, token.col)
     for run, value in puzzle.runs_with_sums():
         lo, hi = sum(range(1, len(run) + 1)), sum(range(10 - len(run), 10))
         if len(run) > 9 or (value and not lo <= value <= hi):

@@ -172,7 +172,9 @@ def encode_number10(clues: Sequence[Clue]) -> str:
     return _with_runs(map(piece, clues), offset=9, longest=26)
 
 
-_WIDE = {"-": (2, 0), "+": (3, 0), "=": (3, 4096), "%": (3, 8192)}
+# pzprjs ``writeNumber16``/``readNumber16``: prefix -> (hexadecimal digits, offset); "$" reaches 1,126,351.
+_WIDE = {"-": (2, 0), "+": (3, 0), "=": (3, 4096), "%": (3, 8192), "*": (4, 12240), "$": (5, 77776)}
+NUMBER16_MAX = 77776 + 0xFFFFF
 
 
 def decode_number16(body: str, cells: int) -> list[Clue]:
@@ -217,7 +219,13 @@ def encode_number16(clues: Sequence[Clue]) -> str:
             return "+" + format(clue, "x")
         if clue < 8192:
             return "=" + format(clue - 4096, "03x")
-        return "%" + format(clue - 8192, "03x")
+        if clue < 12240:
+            return "%" + format(clue - 8192, "03x")
+        if clue < 77776:
+            return "*" + format(clue - 12240, "04x")
+        if clue <= NUMBER16_MAX:
+            return "$" + format(clue - 77776, "05x")
+        raise UrlError(f"clue {clue} cannot be written in the number16 code (0 to {NUMBER16_MAX})")
     return _with_runs(map(piece, clues), offset=15, longest=20)
 
 
@@ -524,14 +532,17 @@ def decode_arrow_number16(body: str, cells: int) -> list[tuple[int, int | None] 
     while i < len(body) and c < cells:
         ch = body[i]
         if "0" <= ch <= "4" or "5" <= ch <= "9" or ch == "-":
+            # (direction, number digits, characters after `ch`): "D" + 1 digit, "D+5" + 2 digits, "-" D + 3 digits
             if ch == "-":
                 direction, digits, width = body[i + 1:i + 2], body[i + 2:i + 5], 4
             elif ch <= "4":
                 direction, digits, width = ch, body[i + 1:i + 2], 1
             else:
                 direction, digits, width = str(int(ch) - 5), body[i + 1:i + 3], 2
+            expected = {1: 1, 2: 2, 4: 3}[width]
             if not is_number(direction) or int(direction) > 4 or not (
-                    digits == "." or (digits and re.fullmatch(r"[0-9a-f]+", digits) and len(digits) == max(1, width - 1))):
+                    (digits == "." and width == 1)
+                    or (re.fullmatch(r"[0-9a-f]+", digits) and len(digits) == expected)):
                 raise UrlError(f"URL body: the arrow clue at position {i + 1} is malformed")
             out[c] = (int(direction), None if digits == "." else int(digits, 16))
             i += width
@@ -556,7 +567,9 @@ def encode_arrow_number16(clues: Sequence[tuple[int, int | None] | None]) -> str
             return f"{direction}{number:x}"
         if number < 256:
             return f"{direction + 5}{number:02x}"
-        return f"-{direction}{number:03x}"
+        if number < 4096:
+            return f"-{direction}{number:03x}"
+        raise UrlError(f"clue {number} cannot be written in the arrow number16 code (0 to 4095)")
     return _with_runs(map(piece, clues), offset=9, longest=26)
 
 

@@ -26,7 +26,15 @@ def test_url_board_has_the_frame_and_round_trips():
         ("# 3\\-\n# x\n", "unknown cell 'x'", 2, 3),
         ("# 46\\-\n# .\n", "a sum must be 1..45", 1, 3),
         ("# 12\\-\n# .\n", "a run of 1 cells cannot add up to 12", 2, 3),
-        (("-\\1 " + ". " * 10).strip() + "\n", "a run of 10 cells cannot add up to 1", 1, 5),
+        ("#" + " #" * 10 + "\n" + ("-\\1 " + ". " * 10).strip() + "\n", "a run of 10 cells cannot add up to 1", 2, 5),
+        # the frame holds no white cell: a URL could not hold it
+        ("# .\n# .\n", "a white cell in the frame", 1, 3),
+        ("# #\n. .\n", "a white cell in the frame", 2, 1),
+        # a sum with nothing to add up (a URL would drop it)
+        ("# #\n-\\4 #\n", "the sum 4 has no white cell to the right of it", 2, 1),
+        ("# 3\\-\n# #\n", "the sum 3 has no white cell below it", 1, 3),
+        ("# 3\\-\n", "no cells inside the frame", 1, 1),
+        ("#\n", "no cells inside the frame", 1, 1),
     ],
 )
 def test_reader_errors_have_positions(text, message, line, col):
@@ -54,7 +62,7 @@ def test_answer_checks_and_draws():
 
 
 def test_sums_are_enforced():
-    assert solve_once(kakuro.generate(kakuro.read("-\\4 . .\n"))) is not None  # 1+3
+    assert solve_once(kakuro.generate(kakuro.read("# # #\n-\\4 . .\n"))) is not None  # 1+3
     assert solve_once(kakuro.generate(kakuro.read("# 1\\- 1\\-\n-\\3 . .\n"))) is None  # both 1: not different
 
 

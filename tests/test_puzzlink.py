@@ -81,11 +81,36 @@ CODES = {
     "number10": (puzzlink.decode_number10, puzzlink.encode_number10,
                  st.one_of(st.none(), st.integers(0, 9), st.just(UNKNOWN))),
     "number16": (puzzlink.decode_number16, puzzlink.encode_number16,
-                 st.one_of(st.none(), st.integers(0, 9000), st.just(UNKNOWN))),
+                 st.one_of(st.none(), st.integers(0, 300), st.integers(0, puzzlink.NUMBER16_MAX), st.just(UNKNOWN))),
     "circle": (puzzlink.decode_circle, puzzlink.encode_circle, st.one_of(st.none(), st.sampled_from([1, 2]))),
     "hitori": (puzzlink.decode_hitori, puzzlink.encode_hitori,
                st.one_of(st.none(), st.integers(0, 1295), st.just(UNKNOWN))),
+    "arrow number16": (puzzlink.decode_arrow_number16, puzzlink.encode_arrow_number16,
+                       st.tuples(st.integers(0, 4), st.one_of(st.none(), st.integers(0, 300), st.integers(0, 4095)))),
 }
+
+
+@pytest.mark.parametrize("number, code", [
+    (15, "f"), (16, "-10"), (255, "-ff"), (256, "+100"), (4095, "+fff"), (4096, "=000"), (8191, "=fff"),
+    (8192, "%000"), (12239, "%fcf"), (12240, "*0000"), (77775, "*ffff"), (77776, "$00000"), (1126351, "$fffff"),
+])
+def test_number16_uses_pzprjs_forms_at_every_boundary(number: int, code: str) -> None:
+    # pzprjs writeNumber16: '%' stops at 12239, '*' (4 digits) from 12240, '$' (5 digits) from 77776
+    assert puzzlink.encode_number16([number]) == code
+    assert puzzlink.decode_number16(code, 1) == [number]
+
+
+def test_numbers_beyond_a_code_are_refused_not_wrapped() -> None:
+    with pytest.raises(puzzlink.UrlError, match="0 to 1126351"):
+        puzzlink.encode_number16([1126352])
+    with pytest.raises(puzzlink.UrlError, match="0 to 4095"):
+        puzzlink.encode_arrow_number16([(1, 4096)])
+
+
+def test_arrow_clues_of_two_digits_read_back() -> None:
+    # '5'-'9': direction + 5 and two hexadecimal digits (pzprjs decodeArrowNumber16); a 34x1 Yajilin board
+    assert puzzlink.decode_arrow_number16("910zg", 34)[0] == (4, 16)
+    assert puzzlink.encode_arrow_number16([(4, 16)] + [None] * 33) == "910zg"
 
 
 @pytest.mark.parametrize("code", sorted(CODES))
@@ -157,3 +182,18 @@ def test_url_errors_are_positioned_messages_not_tracebacks(capsys: pytest.Captur
     assert status == 2 and "no puzz.link URL form" in err
     status, _, err = run_cli(capsys, "draw", "slitherlink", "https://puzz.link/p?slither/4/x/g", "-")
     assert status == 3 and "'x'" in err
+
+
+@pytest.mark.parametrize("genre, text, line, col", [
+    ("norinori", "0 1 0\n1 1 1\n0 1 0\n", 1, 5),
+    ("starbattle", "stars 1\nA A B\nB B B\nB B A\n", 4, 5),
+    ("lits", "AAB\nBBB\nAAA\n", 3, 1),
+    ("heyawake", "0 1 0\n1 1 1\n0 1 0\n\n1 - -\n- - -\n- - -\n", 1, 5),
+])
+def test_a_region_in_two_parts_is_refused(genre: str, text: str, line: int, col: int) -> None:
+    """Rooms are connected areas; a URL records borders, so two parts of one name would become two regions."""
+    from tests.genre_support import assert_read_error
+
+    from csp2sat.generators.base import genre as lookup
+
+    assert_read_error(lookup(genre).read, text, "parts", line, col)
