@@ -366,3 +366,26 @@ def test_an_unreadable_file_is_an_io_error(tmp_path: Path, capsys: pytest.Captur
     for argv in _commands(str(locked), tmp_path):
         status, _, err = run_cli(capsys, *argv)
         assert status == Exit.IO and "Permission denied" in err, (argv, err)
+
+
+@pytest.mark.parametrize("command", ["fmt", "gen"])
+def test_a_pipe_closed_in_the_middle_of_a_large_output_is_an_io_error(command: str, tmp_path: Path) -> None:
+    """`csp2sat fmt big.csp | head -c 10`: CPython's writer dropped the rest of one large write silently (exit 0)."""
+    if command == "fmt":
+        source = tmp_path / "big.csp"
+        source.write_text("".join(f"(int x{i} 1 9)\n" for i in range(25_000)))  # about 400 KB formatted
+        argv = ["fmt", str(source)]
+    else:
+        board = tmp_path / "board.txt"
+        board.write_text("\n".join(".2.3" * 8 for _ in range(30)) + "\n")  # a 32x30 Slitherlink board, ~300 KB of CSP
+        argv = ["gen", "slitherlink", str(board)]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "csp2sat", *argv],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    assert len(proc.stdout.read(10)) == 10
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == Exit.IO, err
+    assert "broken pipe" in err and "Traceback" not in err, err

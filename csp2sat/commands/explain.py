@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from csp2sat.commands._common import add_solver_argument, add_timeout_argument, read_model, stop_reason
+from csp2sat.commands._common import ChunkedStdout, add_solver_argument, add_timeout_argument, read_model, stop_reason
 from csp2sat.diagnostics import Exit
 
 NAME = "explain"
@@ -65,7 +65,7 @@ def _run(args: argparse.Namespace) -> int:
 
     model, _ = read_model(args.file)
     result = explain(model, solver=args.solver, widen=not args.no_domains)
-    out = sys.stdout
+    out = ChunkedStdout()
     if result.satisfiable:
         out.write(f"c {args.file}: satisfiable, nothing to explain\n")
     elif not result.parts:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from csp2sat.commands._common import display_name, write_output
+from csp2sat.commands._common import ChunkedStdout, display_name, write_output
 from csp2sat.commands.check import read_source
 from csp2sat.diagnostics import CspError, Exit
 
@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
                 if formatted != text:
                     write_output(path, lambda out: out.write(formatted))
             else:
-                sys.stdout.write(formatted)
+                ChunkedStdout().write(formatted)
         except CspError as err:
             print(str(err), file=sys.stderr)
             status = status or int(err.exit)

@@ -102,11 +102,11 @@ def run(args: argparse.Namespace) -> int:
     --timeout, Ctrl-C and SIGTERM stop every stage alike (parsing, encoding,
     search): ``s UNKNOWN``, or the answers found so far and a ``c`` line; exit 0.
     """
-    from csp2sat.commands._common import stop_reason
+    from csp2sat.commands._common import ChunkedStdout, stop_reason
     from csp2sat.commands.solve_modes import Progress
     from csp2sat.solver import Watchdog, interrupt_handled, is_interrupt
 
-    out = _Tracked(sys.stdout)
+    out = _Tracked(ChunkedStdout())
     progress = Progress()
     with Watchdog(args.timeout, last_word=True) as watchdog:
         try:
