@@ -74,8 +74,9 @@ def parse_url(url: str) -> PuzzleUrl:
         raise UrlError(f"URL puzzle type {pid!r} is not a name")
     rest = parts[1:]
     flags = ""
-    # pzprjs: a segment before the size that is not a number is the flags field
-    if rest and not is_number(rest[0]):
+    # pzprjs: a segment before the size that is not a number is the flags field; only letters followed by two
+    # numbers are taken so, so that a malformed width ("-4", "4.5", "x/4/...") is reported as the width
+    if len(rest) >= 3 and re.fullmatch(r"[A-Za-z_]+", rest[0]) and is_number(rest[1]) and is_number(rest[2]):
         flags = rest.pop(0)
     if len(rest) < 2:
         raise UrlError(f"URL {url!r} has no size: expected {pid}/COLS/ROWS/BODY")

@@ -128,6 +128,9 @@ def test_every_code_round_trips(code: str, data: st.DataObject) -> None:
     ("https://puzz.link/p?slither/10", "no size"),
     ("https://puzz.link/p?slither/0/5/g", "width (columns) '0'"),
     ("https://puzz.link/p?slither/5/-5/g", "'-5'"),
+    ("https://puzz.link/p?slither/-4/4/dgdh2c7b", "width (columns) '-4'"),  # not taken for a flags field
+    ("https://puzz.link/p?slither/x/4/dgdh2c7b", "width (columns) 'x'"),
+    ("https://puzz.link/p?slither/4.5/4/dgdh2c7b", "width (columns) '4.5'"),
     ("https://puzz.link/p?slither/4/4/dg!h", "'!' at position 3"),
     ("https://puzz.link/p?nurikabe/4/4/g-1", "'-' at position 2 must be followed by 2 hexadecimal digits"),
     ("https://puzz.link/p?mashu/4/4/1z", "'z' at position 2 is not valid in the circle code"),
