@@ -102,7 +102,10 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
     else:
         csp = genre.generate(puzzle)
     t1 = time.perf_counter()
-    model = check(parse_text(csp, file=file))
+    # messages about its lines (the memory limit names costly constraints) must not point into the puzzle file;
+    # `csp2sat gen` writes the same text, where those lines are
+    csp_name = f"{file} (generated CSP)"
+    model = check(parse_text(csp, file=csp_name))
     parsed = time.perf_counter()
     compiled = compile_model(model, options=_count_options(count, jobs))
     t2 = time.perf_counter()
@@ -150,7 +153,7 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
                 _facts(run, compiled, model, recorder, solver)
             if count:
                 if by_classes and facts:  # facts needed every solution: the classes' text is another file
-                    model = check(parse_text(genre.generate_classes(puzzle), file=file))
+                    model = check(parse_text(genre.generate_classes(puzzle), file=csp_name))
                     compiled = compile_model(model, options=_count_options(count, jobs))
                 sizes = ClassSizes(genre, puzzle) if by_classes else None
                 _count(run, compiled, model, sizes, list(recorder.used), solver, jobs, progress)

@@ -55,6 +55,8 @@ def test_puzzle_takes_the_limit(capsys) -> None:
     board = next(p for p in sorted((ROOT / "data" / "shikaku").glob("*.txt")) if "solution" not in p.name)
     status, _, err = run_cli(capsys, "puzzle", "shikaku", str(board), "--memory-limit", "1")
     assert status == 6 and "memory limit is 1 MB" in err
+    # the notes name lines of the generated CSP, not of the puzzle file
+    assert all(line.startswith(f"{board} (generated CSP): ") for line in err.splitlines() if line), err
 
 
 def test_a_huge_file_is_refused_before_parsing(tmp_path: Path, capsys) -> None:
