@@ -36,7 +36,8 @@ UNKNOWN = "?"
 
 CANONICAL_HOST = "https://puzz.link/p?"
 # Hosts that serve pzprjs boards; anything of the form SCHEME://HOST/PATH?QUERY is read the same way.
-_URL = re.compile(r"^(?:(?:https?://)?[A-Za-z0-9.-]+(?::\d+)?/[^?]*\?)?(?P<query>.*)$")
+_URL = re.compile(r"^(?:(?:https?://)?[A-Za-z0-9.-]+(?::\d+)?/[^?]*\?)?(?P<query>.*)$", re.IGNORECASE)
+_KNOWN_HOST = re.compile(r"^https?://(www\.)?(puzz\.link|pzv\.jp|pzprxs\.vercel\.app)(/|$)", re.IGNORECASE)
 
 
 class UrlError(PuzzleError):
@@ -57,12 +58,17 @@ class PuzzleUrl:
 def looks_like_url(text: str) -> bool:
     """True when `text` is a puzz.link-style URL rather than a file name or board text."""
     text = text.strip()
-    return bool(re.match(r"^(https?://|puzz\.link/|pzv\.jp/|pzprxs\.vercel\.app/)", text)) and "?" in text
+    # schemes and host names are case-insensitive; a known host without '?' is still a URL (parse_url says what is missing)
+    if re.match(r"^(puzz\.link|pzv\.jp|pzprxs\.vercel\.app)(/|$)", text, re.IGNORECASE):
+        return True
+    return bool(re.match(r"^https?://", text, re.IGNORECASE)) and ("?" in text or _KNOWN_HOST.match(text) is not None)
 
 
 def parse_url(url: str) -> PuzzleUrl:
     """Split a pzprjs URL into its parts; `UrlError` names the part that is malformed."""
     url = url.strip()
+    if "?" not in url and re.match(r"^(https?://|puzz\.link|pzv\.jp|pzprxs\.vercel\.app)", url, re.IGNORECASE):
+        raise UrlError(f"URL {url!r} has no puzzle after '?' (expected TYPE/COLS/ROWS/BODY)")
     match = _URL.match(url)
     query = match.group("query") if match else ""
     query = query.split("#", 1)[0]
@@ -640,7 +646,7 @@ FORMATS: dict[str, UrlFormat] = {
         UrlFormat("numberlink", ("numlin", "numberlink"), decode_number16, encode_number16, True, "-"),
         UrlFormat("kakuro", ("kakuro",), None, None, True, ".", to_board=_kakuro_to_board,
                   from_board=_kakuro_from_board),
-        UrlFormat("yajilin", ("yajilin",), None, None, True, ".", to_board=_arrows_to_board,
+        UrlFormat("yajilin", ("yajilin", "yajirin"), None, None, True, ".", to_board=_arrows_to_board,
                   from_board=_arrows_from_board),
         UrlFormat("heyawake", ("heyawake",), None, None, True, "-",
                   to_board=_numbered_rooms_to_board, from_board=_numbered_rooms_from_board),

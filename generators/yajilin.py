@@ -194,7 +194,7 @@ def render(puzzle: Yajilin, loop: set[Segment], fmt: str) -> str:
 GENRE = register(
     Genre(
         name="yajilin",
-        aliases=(),
+        aliases=("yajirin",),
         summary="one loop through every unshaded cell; shaded cells apart; arrows count shaded cells",
         read=read,
         generate=generate,

@@ -128,7 +128,8 @@ def test_every_code_round_trips(code: str, data: st.DataObject) -> None:
     ("https://puzz.link/p?slither/10", "no size"),
     ("https://puzz.link/p?slither/0/5/g", "width (columns) '0'"),
     ("https://puzz.link/p?slither/5/-5/g", "'-5'"),
-    ("https://puzz.link/p?slither/-4/4/dgdh2c7b", "width (columns) '-4'"),  # not taken for a flags field
+    ("https://puzz.link/p?slither/-4/4/dgdh2c7b", "width (columns) '-4'"),
+    ("https://puzz.link/p", "no puzzle after '?'"),  # a URL without its puzzle, not a file name  # not taken for a flags field
     ("https://puzz.link/p?slither/x/4/dgdh2c7b", "width (columns) 'x'"),
     ("https://puzz.link/p?slither/4.5/4/dgdh2c7b", "width (columns) '4.5'"),
     ("https://puzz.link/p?slither/4/4/dg!h", "'!' at position 3"),
@@ -200,3 +201,10 @@ def test_a_region_in_two_parts_is_refused(genre: str, text: str, line: int, col:
     from csp2sat.generators.base import genre as lookup
 
     assert_read_error(lookup(genre).read, text, "parts", line, col)
+
+
+def test_scheme_and_host_are_case_insensitive_and_yajirin_is_yajilin() -> None:
+    assert puzzlink.looks_like_url("HTTPS://PUZZ.LINK/p?slither/4/4/dgdh2c7b")
+    assert puzzlink.looks_like_url("https://puzz.link/p")  # then parse_url says what is missing
+    assert not puzzlink.looks_like_url("https://example.com/board.txt")  # may be a file name
+    assert puzzlink.genre_of_url("https://puzz.link/p?yajirin/2/1/10a") == "yajilin"  # pzprjs's own type name
