@@ -101,7 +101,10 @@ def _folder_genre(path: str) -> str | None:
 
 
 def _read_url_list(path: str, genre: str | None) -> list[Task] | None:
-    """A text file whose every entry (non-blank line, ``#`` comments aside) is a puzz.link URL: a task per URL."""
+    """A text file whose entries (non-blank lines, ``#`` comments aside) are puzz.link URLs: a task per entry.
+
+    The first entry must look like a URL; a later one that does not is still a task, reported as an error.
+    """
     if not path.endswith((".txt", ".urls")) or os.path.basename(path) in NOT_PUZZLES:
         return None
     from csp2sat.generators.puzzlink import PuzzleError, genre_of_url, looks_like_url
@@ -113,7 +116,9 @@ def _read_url_list(path: str, genre: str | None) -> list[Task] | None:
         return None  # not a URL list; the puzzle reader reports what is wrong with it
     entries = [(number, line.strip()) for number, line in enumerate(lines, 1)
                if line.strip() and not line.strip().startswith("#")]
-    if not entries or not all(looks_like_url(url) for _, url in entries):
+    # The first entry decides: a list with one mistyped line stays a list, whose record for that line
+    # says what is wrong, instead of the whole file (and its good URLs) being skipped as no puzzle.
+    if not entries or not looks_like_url(entries[0][1]):
         return None
     tasks = []
     for number, url in entries:
@@ -307,9 +312,12 @@ def _run_url(task: Task, settings: Settings) -> dict:
     """One puzz.link URL of a URL list: decoded to the genre's board text, then solved as a puzzle file."""
     from csp2sat.commands._puzzles import lookup
     from csp2sat.diagnostics import CspError, Exit
-    from csp2sat.generators.puzzlink import PuzzleError, genre_of_url, url_to_text
+    from csp2sat.generators.puzzlink import PuzzleError, genre_of_url, looks_like_url, url_to_text
 
     where = f"{task.file}:{task.item}"
+    if not looks_like_url(task.text or ""):
+        raise CspError(f"{(task.text or '')[:60]!r} is not a puzz.link URL (https://puzz.link/p?TYPE/COLS/ROWS/BODY)",
+                       file=where, exit=Exit.SYNTAX)
     try:
         genre = lookup(task.genre).name if task.genre else genre_of_url(task.text or "")
         text = url_to_text(task.text or "", genre)

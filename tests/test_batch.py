@@ -412,18 +412,20 @@ def test_url_lists_make_a_task_per_url(tmp_path: Path) -> None:
     urls = tmp_path / "boards.txt"
     urls.write_text("# two boards and two bad URLs\nhttps://puzz.link/p?slither/4/4/dgdh2c7b\n\n"
                     "http://pzv.jp/p.html?bridges/5/5/4g2i3h23k3g1g3g4g3\n"
-                    "https://puzz.link/p?slither/4/x/dg\nhttps://puzz.link/p?tapa/4/4/g\n", encoding="utf-8")
-    tasks, _ = batch.collect([str(urls)])
-    assert [(t.kind, t.item, t.genre) for t in tasks] == [
-        ("url", 2, "slitherlink"), ("url", 4, "hashiwokakero"), ("url", 5, None), ("url", 6, None)]
+                    "https://puzz.link/p?slither/4/x/dg\nhttps://puzz.link/p?tapa/4/4/g\nnot a url\n", encoding="utf-8")
+    for where in (urls, tmp_path):  # named, or found in a folder: a mistyped line does not lose the list's good URLs
+        tasks, _ = batch.collect([str(where)])
+        assert [(t.kind, t.item, t.genre) for t in tasks] == [
+            ("url", 2, "slitherlink"), ("url", 4, "hashiwokakero"), ("url", 5, None), ("url", 6, None), ("url", 7, None)]
     out = tmp_path / "r.jsonl"
-    assert _main_status("batch", str(urls), "--mode", "unique", "-o", str(out), "-q") == 1  # two bad URLs
+    assert _main_status("batch", str(urls), "--mode", "unique", "-o", str(out), "-q") == 1  # three bad URLs
     records = {r["item"]: r for r in map(json.loads, out.read_text().splitlines())}
     slither = (DATA / "slitherlink" / "cspuz_4x4.solution.txt").read_text(encoding="utf-8")
     assert records[2]["unique"] is True and records[2]["answer"].split() == slither.split()
     assert records[4]["status"] == "SATISFIABLE" and records[4]["unique"] is True
     assert records[5]["status"] == "error" and "height (rows) 'x'" in records[5]["error"]
     assert records[6]["status"] == "error" and "'tapa' is not a genre" in records[6]["error"]
+    assert records[7]["status"] == "error" and "'not a url' is not a puzz.link URL" in records[7]["error"]
 
 
 def test_paths_may_follow_options(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
