@@ -18,6 +18,7 @@ would otherwise only learn through the pair numbers.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from csp2sat.generators.base import Genre, PuzzleError, Values, Violation, cell_name, helper, register
@@ -82,6 +83,10 @@ def _rule_lines(text: str) -> tuple[set[str], str]:
     rules = set()
     for number, raw in enumerate(lines, 1):
         words = raw.split()
+        if len(words) == 1 and words[0] not in (EVERY_CELL, NO_2X2, NO_DETOUR) and re.fullmatch(
+                r"[A-Za-z][A-Za-z0-9_-]*[-_][A-Za-z0-9_-]*|[A-Za-z]+2x2", words[0]):  # a rule line mistyped, not cells
+            raise PuzzleError(f"unknown rule line {words[0]!r} (the rules are {EVERY_CELL}, {NO_2X2}, {NO_DETOUR})",
+                              number, raw.index(words[0]) + 1)
         if words and words[0] in (EVERY_CELL, NO_2X2, NO_DETOUR):
             if len(words) != 1:
                 raise PuzzleError(f"a {words[0]} line holds that word alone", number, raw.index(words[1]) + 1)
