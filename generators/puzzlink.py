@@ -64,6 +64,9 @@ def looks_like_url(text: str) -> bool:
     return bool(re.match(r"^https?://", text, re.IGNORECASE)) and ("?" in text or _KNOWN_HOST.match(text) is not None)
 
 
+MAX_URL_CELLS = 1_000_000  # the largest board read from a URL, and so the largest written as one
+
+
 def parse_url(url: str) -> PuzzleUrl:
     """Split a pzprjs URL into its parts; `UrlError` names the part that is malformed."""
     url = url.strip()
@@ -91,8 +94,8 @@ def parse_url(url: str) -> PuzzleUrl:
         if not is_number(value) or int(value) == 0:
             raise UrlError(f"URL {label} {value!r} is not a positive whole number")
     cols, rows = int(cols_text), int(rows_text)
-    if cols * rows > 1_000_000:
-        raise UrlError(f"URL size {cols}x{rows} is larger than csp2sat reads (at most 1,000,000 cells)")
+    if cols * rows > MAX_URL_CELLS:
+        raise UrlError(f"URL size {cols}x{rows} is larger than csp2sat reads (at most {MAX_URL_CELLS:,} cells)")
     return PuzzleUrl(pid.lower(), flags, cols, rows, "/".join(rest[2:]))
 
 
@@ -741,11 +744,14 @@ def text_to_clues(text: str, genre: str) -> tuple[int, int, list[Clue]]:
 
 
 def to_url(text: str, genre: str) -> str:
-    """The canonical puzz.link URL of a board text of `genre`."""
+    """The canonical puzz.link URL of a board text of `genre`; `UrlError` for a board too large to read back."""
     fmt = url_format(genre)
     if fmt.from_board is not None:
         rows, cols, body = fmt.from_board(text)
-        return f"{CANONICAL_HOST}{fmt.pids[0]}/{cols}/{rows}/{body}"
-    assert fmt.encode is not None
-    rows, cols, clues = text_to_clues(text, genre)
-    return f"{CANONICAL_HOST}{fmt.pids[0]}/{cols}/{rows}/{fmt.encode(clues)}"
+    else:
+        assert fmt.encode is not None
+        rows, cols, clues = text_to_clues(text, genre)
+        body = fmt.encode(clues)
+    if rows * cols > MAX_URL_CELLS:
+        raise UrlError(f"a {cols}x{rows} board has more than {MAX_URL_CELLS:,} cells: its URL could not be read back")
+    return f"{CANONICAL_HOST}{fmt.pids[0]}/{cols}/{rows}/{body}"

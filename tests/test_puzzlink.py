@@ -208,3 +208,9 @@ def test_scheme_and_host_are_case_insensitive_and_yajirin_is_yajilin() -> None:
     assert puzzlink.looks_like_url("https://puzz.link/p")  # then parse_url says what is missing
     assert not puzzlink.looks_like_url("https://example.com/board.txt")  # may be a file name
     assert puzzlink.genre_of_url("https://puzz.link/p?yajirin/2/1/10a") == "yajilin"  # pzprjs's own type name
+
+
+def test_a_board_too_large_to_read_back_gets_no_url() -> None:
+    text = ("." * 1001 + "\n") * 1000  # 1,001,000 cells: parse_url refuses more than MAX_URL_CELLS
+    with pytest.raises(puzzlink.UrlError, match="could not be read back"):
+        puzzlink.to_url(text, "slitherlink")

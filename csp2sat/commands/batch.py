@@ -52,7 +52,8 @@ examples:
   csp2sat batch puzzles/ urls.txt -o results.jsonl --resume      after Ctrl-C: run only what is missing
 
 exit status: 0 every task answered; 1 some task failed, ran out of memory or timed out;
-2 usage (bad path, unreachable scheduler); 8 some answer failed verification (a bug).
+2 usage (bad path, unreachable scheduler); 5 Dask is not installed (pip install 'csp2sat[dask]');
+8 some answer failed verification (a bug).
 """
 
 
