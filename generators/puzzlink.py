@@ -37,7 +37,9 @@ UNKNOWN = "?"
 CANONICAL_HOST = "https://puzz.link/p?"
 # Hosts that serve pzprjs boards; anything of the form SCHEME://HOST/PATH?QUERY is read the same way.
 _URL = re.compile(r"^(?:(?:https?://)?[A-Za-z0-9.-]+(?::\d+)?/[^?]*\?)?(?P<query>.*)$", re.IGNORECASE)
-_KNOWN_HOST = re.compile(r"^https?://(www\.)?(puzz\.link|pzv\.jp|pzprxs\.vercel\.app)(/|$)", re.IGNORECASE)
+# pzprjs's own hosts, with or without a scheme (schemes and host names are case-insensitive)
+_KNOWN_HOST = re.compile(r"^(https?://)?(www\.)?(puzz\.link|pzv\.jp|pzprxs\.vercel\.app)(/|$)", re.IGNORECASE)
+_SCHEME = re.compile(r"^https?://", re.IGNORECASE)
 
 
 class UrlError(PuzzleError):
@@ -58,10 +60,8 @@ class PuzzleUrl:
 def looks_like_url(text: str) -> bool:
     """True when `text` is a puzz.link-style URL rather than a file name or board text."""
     text = text.strip()
-    # schemes and host names are case-insensitive; a known host without '?' is still a URL (parse_url says what is missing)
-    if re.match(r"^(puzz\.link|pzv\.jp|pzprxs\.vercel\.app)(/|$)", text, re.IGNORECASE):
-        return True
-    return bool(re.match(r"^https?://", text, re.IGNORECASE)) and ("?" in text or _KNOWN_HOST.match(text) is not None)
+    # a known host without '?' is still a URL: parse_url says what is missing
+    return _KNOWN_HOST.match(text) is not None or (_SCHEME.match(text) is not None and "?" in text)
 
 
 MAX_URL_CELLS = 1_000_000  # the largest board read from a URL, and so the largest written as one
@@ -70,7 +70,7 @@ MAX_URL_CELLS = 1_000_000  # the largest board read from a URL, and so the large
 def parse_url(url: str) -> PuzzleUrl:
     """Split a pzprjs URL into its parts; `UrlError` names the part that is malformed."""
     url = url.strip()
-    if "?" not in url and re.match(r"^(https?://|puzz\.link|pzv\.jp|pzprxs\.vercel\.app)", url, re.IGNORECASE):
+    if "?" not in url and (_SCHEME.match(url) or _KNOWN_HOST.match(url)):
         raise UrlError(f"URL {url!r} has no puzzle after '?' (expected TYPE/COLS/ROWS/BODY)")
     match = _URL.match(url)
     query = match.group("query") if match else ""
@@ -542,20 +542,19 @@ def decode_arrow_number16(body: str, cells: int) -> list[tuple[int, int | None] 
     while i < len(body) and c < cells:
         ch = body[i]
         if "0" <= ch <= "4" or "5" <= ch <= "9" or ch == "-":
-            # (direction, number digits, characters after `ch`): "D" + 1 digit, "D+5" + 2 digits, "-" D + 3 digits
+            # "D" + 1 digit (or "."), "D+5" + 2 digits, "-" D + 3 digits: (direction, where the digits start, how many)
             if ch == "-":
-                direction, digits, width = body[i + 1:i + 2], body[i + 2:i + 5], 4
+                direction, start, size = body[i + 1:i + 2], i + 2, 3
             elif ch <= "4":
-                direction, digits, width = ch, body[i + 1:i + 2], 1
+                direction, start, size = ch, i + 1, 1
             else:
-                direction, digits, width = str(int(ch) - 5), body[i + 1:i + 3], 2
-            expected = {1: 1, 2: 2, 4: 3}[width]
+                direction, start, size = str(int(ch) - 5), i + 1, 2
+            digits = body[start:start + size]
             if not is_number(direction) or int(direction) > 4 or not (
-                    (digits == "." and width == 1)
-                    or (re.fullmatch(r"[0-9a-f]+", digits) and len(digits) == expected)):
+                    (digits == "." and size == 1) or (re.fullmatch(r"[0-9a-f]+", digits) and len(digits) == size)):
                 raise UrlError(f"URL body: the arrow clue at position {i + 1} is malformed")
             out[c] = (int(direction), None if digits == "." else int(digits, 16))
-            i += width
+            i = start + size - 1
         elif "a" <= ch <= "z":
             c += int(ch, 36) - 10
         else:

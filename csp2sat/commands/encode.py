@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
 
     options = encoding_options(args.encoding)
     model, text = read_model(args.file)
-    compiled = compile_model(model, options=options or None)
+    compiled = compile_model(model, options=options)
     if model.objective is not None:
         print(f"c note: the objective ({model.objective.sense} {model.objective.var}) is not encoded", file=sys.stderr)
     source = STDIN_NAME if args.file == STDIN else os.path.abspath(args.file)

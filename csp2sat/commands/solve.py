@@ -124,10 +124,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace, out: "_Tracked", progress, watchdog) -> int:
     from csp2sat import output
-    from csp2sat.commands._common import stop_reason
+    from csp2sat.commands._common import encoding_options, stop_reason
     from csp2sat.solver import solve
-
-    from csp2sat.commands._common import encoding_options
 
     options = encoding_options(args.encoding)
     from csp2sat.xcsp3_read import is_xcsp3_path
