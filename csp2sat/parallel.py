@@ -5,9 +5,10 @@ disjoint cubes (assumption sets). Here the cubes become tasks: a task is a
 list of cubes, run by a worker process on its own incremental solver (built
 once per process from the pickled `Compiled` and kept, with its learnt
 clauses, for the following tasks) for at most `budget` seconds; it returns the
-answers (or their number) found and the cubes it did not reach. The
-coordinator deals those leftover cubes out again to idle workers, so the load
-balances itself without any communication between workers. The cubes stay
+answers (or their number) found and the cubes it did not reach. Those go back
+to the same worker, whose solver holds what it learnt there; a worker left
+without work takes every other cube of the longest queue, so the load balances
+itself without any communication between workers. The cubes stay
 disjoint throughout, hence counts are exact and no answer appears twice.
 
 Workers are a local `concurrent.futures.ProcessPoolExecutor` by default, or a
@@ -208,7 +209,11 @@ def connect(scheduler: Any) -> Any:
 
 
 class _Pool:
-    """An executor (local processes or a Dask cluster) plus what its tasks need to find the problem."""
+    """Executors (local processes or a Dask cluster) plus what their tasks need to find the problem.
+
+    Locally each worker is an executor of one process, so that a task can be sent to the worker whose
+    solver already holds its items (`submit`'s `worker`); a Dask cluster places tasks itself.
+    """
 
     def __init__(self, payload: bytes, jobs: int, scheduler: str | None, method: str = "cubes") -> None:
         self.token = uuid.uuid4().hex
@@ -219,25 +224,28 @@ class _Pool:
 
             # "spawn" needs no fork of a process that may hold solver threads; the payload travels once per worker.
             context = multiprocessing.get_context("spawn")
-            self.executor: cf.Executor = cf.ProcessPoolExecutor(
-                max_workers=jobs, mp_context=context, initializer=_init_local_worker, initargs=(payload,)
-            )
+            self.executors: list[cf.Executor] = [
+                cf.ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=_init_local_worker, initargs=(payload,))
+                for _ in range(jobs)
+            ]
             self.payload_ref: Any = None
         else:
             self.client = connect(scheduler)
             self.payload_ref = self.client.scatter(payload, broadcast=True)
-            self.executor = self.client.get_executor(pure=False)
+            self.executors = [self.client.get_executor(pure=False)]
 
-    def submit(self, items: list[Item], budget: float, keep: bool, limit: int | None) -> cf.Future:
+    def submit(self, worker: int, items: list[Item], budget: float, keep: bool, limit: int | None) -> cf.Future:
+        """Run `run_cubes` on `items`: locally on worker number `worker`, on Dask wherever the cluster chooses."""
+        executor = self.executors[worker % len(self.executors)]
         if self.client is not None:
-            return self.executor.submit(run_cubes, self.token, self.payload_ref, items, budget, keep, limit, self.method)
+            return executor.submit(run_cubes, self.token, self.payload_ref, items, budget, keep, limit, self.method)
         # A local submit may spawn a worker: a time-out or Ctrl-C in the middle of writing its start-up data
         # would leave it printing a traceback. Blocked, those signals are handled once the submit returns.
         import signal
 
         mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
         try:
-            return self.executor.submit(run_cubes, self.token, self.payload_ref, items, budget, keep, limit, self.method)
+            return executor.submit(run_cubes, self.token, self.payload_ref, items, budget, keep, limit, self.method)
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
@@ -245,7 +253,8 @@ class _Pool:
         if self.client is not None:
             self.client.close()
         else:
-            self.executor.shutdown(wait=True, cancel_futures=True)
+            for executor in self.executors:
+                executor.shutdown(wait=True, cancel_futures=True)
 
     def abort(self) -> None:
         """Stop at once (time-out, Ctrl-C): local workers are terminated, even those still starting up.
@@ -254,8 +263,9 @@ class _Pool:
         would otherwise print a traceback (its start-up semaphore is gone).
         """
         if self.client is None:
-            for process in list((getattr(self.executor, "_processes", None) or {}).values()):
-                process.kill()  # SIGKILL: a worker still starting up has SIGTERM blocked
+            for executor in self.executors:
+                for process in list((getattr(executor, "_processes", None) or {}).values()):
+                    process.kill()  # SIGKILL: a worker still starting up has SIGTERM blocked
         self.close()
 
 
@@ -295,34 +305,34 @@ def parallel_enumerate(
         method = "blocking"
     payload = pickle.dumps((compiled, model, names, units, solver, verify, mode), protocol=pickle.HIGHEST_PROTOCOL)
     pool = _Pool(payload, jobs, scheduler, method)
-    pending: deque[Item] = deque([([], [], 0)])
-    running: set[cf.Future] = set()
+    # Each worker's own items: what it leaves unfinished comes back to it, whose solver holds the item's blocking
+    # clauses and what it learnt there; an idle worker without items takes some of another's (`_share`).
+    queues: list[deque[Item]] = [deque() for _ in range(jobs)]
+    queues[0].append(([], [], 0))
+    running: dict[cf.Future, int] = {}
     total = 0
     # Cubes: the first task is short, its leftover cubes are what the other workers start from. Blocking
     # splits the space by values of the printed variables instead (a blocking search leaves one item).
     task_budget = min(budget, 0.2) if method in ("cubes", "propagate") else budget
     aborted = False
     try:
-        while pending or running:
-            free = jobs - len(running)
-            if method == "blocking" and pending and len(pending) < free:
-                _split_items(splitter, pending, 4 * jobs)
-            if pending and free > 0:
-                groups = min(free, len(pending))
-                cubes = list(pending)
-                pending.clear()
-                for k in range(groups):  # round robin: each task gets large (early) and small cubes
-                    running.add(pool.submit(cubes[k::groups], task_budget, keep_answers, _left(limit, total)))
+        while running or any(queues):
+            idle = [k for k in range(jobs) if k not in running.values()]
+            _share(queues, idle, splitter if method == "blocking" else None, 4 * jobs)
+            for k in idle:
+                if queues[k]:
+                    running[pool.submit(k, list(queues[k]), task_budget, keep_answers, _left(limit, total))] = k
+                    queues[k].clear()
                     stats.tasks += 1
-            done, running_left = cf.wait(running, return_when=cf.FIRST_COMPLETED)
-            running = set(running_left)
+            done, _ = cf.wait(running, return_when=cf.FIRST_COMPLETED)
             task_budget = budget
             for future in done:
+                worker = running.pop(future)
                 result: CubeResult = future.result()
                 stats.sat_calls += result.calls
                 stats.worker_cpu_s += result.cpu_s
                 stats.checked += result.checked
-                pending.extend(result.leftover)
+                queues[worker].extend(result.leftover)
                 if limit is not None:
                     room = limit - total
                     result.count = min(result.count, room)
@@ -332,7 +342,6 @@ def parallel_enumerate(
                 if result.count:
                     yield result.answers if keep_answers else result.count
                 if limit is not None and total >= limit:
-                    pending.clear()
                     for other in running:
                         other.cancel()
                     return
@@ -343,6 +352,26 @@ def parallel_enumerate(
     finally:
         if not aborted:
             pool.close()
+
+
+def _share(queues: list[deque[Item]], idle: list[int], splitter: Any, parts: int) -> None:
+    """Give each idle worker without items some of the longest queue's: every other item, the first staying.
+
+    The first item of a queue may be one its worker stopped in (its blocking clauses live there), the
+    others are not started yet. A queue of one item is split by values first when `splitter` is given
+    (blocking; `_split_items` into `parts`), so that its worker and the idle one each get half the parts.
+    """
+    for k in idle:
+        if queues[k]:
+            continue
+        longest = max(range(len(queues)), key=lambda j: len(queues[j]))
+        if len(queues[longest]) == 1 and splitter is not None:
+            _split_items(splitter, queues[longest], parts)
+        if len(queues[longest]) < 2:
+            return
+        items = list(queues[longest])
+        queues[longest] = deque(items[0::2])
+        queues[k] = deque(items[1::2])
 
 
 def _split_items(space: Any, pending: deque[Item], parts: int) -> None:
