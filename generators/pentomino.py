@@ -427,5 +427,10 @@ GENRE = register(
         generate_one=generate_one,
         generate_classes=generate_classes,
         class_order=class_order,
+        # One-hot placements and cell owners count faster (the placements are only compared with constants, the
+        # owners have 12 values): 8 boxes with --count -j 2, e.g. 4x15 34-36 -> 21-22 s, 5x12 81-88 -> 69-75 s,
+        # 6x10 156-187 -> 116-162 s, 7x9 with 3 holes 30 -> 23 s, one job 4x15 44 -> 34 s; unique boards of the
+        # other genres count about 15 % slower one-hot (benchmarks/results/count_methods.md, "Seventh study")
+        count_options={"int": "direct"},
     )
 )

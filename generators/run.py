@@ -107,7 +107,7 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
     csp_name = f"{file} (generated CSP)"
     model = check(parse_text(csp, file=csp_name))
     parsed = time.perf_counter()
-    compiled = compile_model(model, options=_count_options(count, jobs))
+    compiled = compile_model(model, options=_count_options(genre, count, jobs))
     t2 = time.perf_counter()
     run = PuzzleRun(csp, times={"generate": t1 - t0, "compile": t2 - t1, "parse": parsed - t1})
     run.stats = {"cnf_vars": compiled.num_vars, "cnf_clauses": compiled.num_clauses}
@@ -154,7 +154,7 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
             if count:
                 if by_classes and facts:  # facts needed every solution: the classes' text is another file
                     model = check(parse_text(genre.generate_classes(puzzle), file=csp_name))
-                    compiled = compile_model(model, options=_count_options(count, jobs))
+                    compiled = compile_model(model, options=_count_options(genre, count, jobs))
                 sizes = ClassSizes(genre, puzzle) if by_classes else None
                 _count(run, compiled, model, sizes, list(recorder.used), solver, jobs, progress)
         except (KeyboardInterrupt, Exception) as err:
@@ -165,14 +165,20 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
     return run
 
 
-def _count_options(count: bool, jobs: int) -> dict[str, str] | None:
-    """Compile options for counting in one process: blocking enumeration inside value cubes, one after the other.
+def _count_options(genre: Genre, count: bool, jobs: int) -> dict[str, str] | None:
+    """Compile options for counting: the genre's own (`Genre.count_options`), and in one process blocking
+    enumeration inside value cubes, one after the other.
 
     Measured on `puzzle --count` texts (benchmarks/results/count_methods.md, "Fifth study"): pentomino
     classes 5x12 325 -> 159 s of CPU, 4x15 49 -> 41 s, 8x8 even, 3x20 2.4 -> 3.8 s; the multi-solution
     boards in data/ (9 genres) even. Several processes split the space by values anyway (`parallel_enumerate`).
     """
-    return {"enumerate": "split"} if count and jobs <= 1 else None
+    if not count:
+        return None
+    options = dict(genre.count_options or {})
+    if jobs <= 1:
+        options["enumerate"] = "split"
+    return options or None
 
 
 def _second_by_symmetry(genre: Genre, puzzle: Any, solution: Any) -> bool:

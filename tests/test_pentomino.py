@@ -338,3 +338,14 @@ def test_the_text_of_classes_keeps_exactly_the_least_image_of_a_packing(name):
 def test_a_box_without_symmetry_has_classes_of_one():
     box = pentomino.read(L_SHAPE)
     assert pentomino.generate_classes(box) == pentomino.generate(box)
+
+
+def test_counting_compiles_with_the_genre_s_count_options():
+    from csp2sat.generators.run import _count_options
+
+    pentominoes, slitherlink = genre("pentomino"), genre("slitherlink")
+    assert _count_options(pentominoes, True, 1) == {"int": "direct", "enumerate": "split"}
+    assert _count_options(pentominoes, True, 2) == {"int": "direct"}  # workers split the space by values anyway
+    assert _count_options(slitherlink, True, 1) == {"enumerate": "split"}
+    assert _count_options(slitherlink, True, 2) is None
+    assert _count_options(pentominoes, False, 1) is None  # one answer: the default encoding
