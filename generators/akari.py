@@ -74,7 +74,8 @@ def read(text: str) -> Akari:
             elif token.text in "01234":
                 black[r, c] = int(token.text)
             else:
-                raise PuzzleError(f"unknown cell {token.text!r} (expected '.', '#' or 0-4)", token.line, token.col)
+                raise PuzzleError(f"unknown cell {token.text!r} (expected '.' or '-' white, '#' or 0-4 black)",
+                                 token.line, token.col)
     for (r, c), value in black.items():
         free = [n for n in neighbours(r, c, rows, cols) if n not in black]
         if value is not None and value > len(free):

@@ -48,7 +48,8 @@ def _cell(token: Token) -> str:
     try:
         return _TOKENS[token.text]
     except KeyError:
-        raise PuzzleError(f"unknown cell {token.text!r} (expected W, B or '.')", token.line, token.col) from None
+        raise PuzzleError(f"unknown cell {token.text!r} (expected W or 1 white, B or 2 black, '.', '-' or 0 empty)",
+                         token.line, token.col) from None
 
 
 def read(text: str) -> Masyu:

@@ -81,3 +81,8 @@ def test_registered_under_its_names():
 @pytest.mark.parametrize("name", instances("akari"))
 def test_every_board_solves_with_the_recorded_uniqueness(name):
     check_board_end_to_end(akari, "akari", name)
+
+
+def test_every_cell_the_error_message_offers_is_read_as_it_says() -> None:
+    assert_read_error(akari.read, "..\n.?\n", "expected '.' or '-' white, '#' or 0-4 black", 2, 2)
+    assert akari.read(".-\n#0\n") == akari.read("..\n#0\n")

@@ -73,3 +73,10 @@ def test_every_instance_is_solved_with_the_recorded_answer_and_uniqueness(name: 
     if expected is not None:
         assert strip_lines(M.render(p, run.solution, "answer")) == expected
     assert run.unique == (statuses(DIR)[name] == "unique")
+
+
+def test_every_cell_the_error_message_offers_is_read_as_it_says() -> None:
+    with pytest.raises(PuzzleError, match=r"expected W or 1 white, B or 2 black, '\.', '-' or 0 empty"):
+        M.read("W?\n..\n")
+    board = M.read("W1.0-\n.....\n..2..\n.....\n.....\n")
+    assert board.circles[0] == ("W", "W", "", "", "") and board.circles[2] == ("", "", "B", "", "")
