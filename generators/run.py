@@ -166,12 +166,12 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
 
 
 def _count_options(genre: Genre, count: bool, jobs: int) -> dict[str, str] | None:
-    """Compile options for counting: the genre's own (`Genre.count_options`), and in one process blocking
-    enumeration inside value cubes, one after the other.
+    """Compile options for counting: the genre's own (`Genre.count_options`), and in one process `split`.
 
-    Measured on `puzzle --count` texts (benchmarks/results/count_methods.md, "Fifth study"): pentomino
-    classes 5x12 325 -> 159 s of CPU, 4x15 49 -> 41 s, 8x8 even, 3x20 2.4 -> 3.8 s; the multi-solution
-    boards in data/ (9 genres) even. Several processes split the space by values anyway (`parallel_enumerate`).
+    ``enumerate=split`` is blocking enumeration inside value cubes, one after the other. Measured on
+    `puzzle --count` texts (benchmarks/results/count_methods.md, "Fifth study"): pentomino classes 5x12
+    325 -> 159 s of CPU, 4x15 49 -> 41 s, 8x8 even, 3x20 2.4 -> 3.8 s; the multi-solution boards in data/
+    (9 genres) even. Several processes split the space by values anyway (`parallel_enumerate`).
     """
     if not count:
         return None
