@@ -11,9 +11,10 @@ without work takes every other cube of the longest queue, so the load balances
 itself without any communication between workers. The cubes stay
 disjoint throughout, hence counts are exact and no answer appears twice.
 
-Workers are a local `concurrent.futures.ProcessPoolExecutor` by default, or a
-Dask cluster with `scheduler="tcp://HOST:PORT"` (``pip install csp2sat[dask]``):
-the problem is scattered once to every worker, tasks carry only cubes.
+Workers are local processes by default, each a `concurrent.futures.ProcessPoolExecutor`
+of one process (so that its cubes can be sent back to it), or a Dask cluster with
+`scheduler="tcp://HOST:PORT"` (``pip install csp2sat[dask]``), which places tasks
+itself: the problem is scattered once to every worker, tasks carry only cubes.
 
 Portfolio (`portfolio_solve`, ``solve --jobs N``): N local processes run
 different PySAT solvers on the same CNF; the first proof (UNSAT, SAT without
