@@ -37,7 +37,7 @@ NOT_PUZZLES = frozenset({"sources.txt", "pieces.txt", "counts.txt"})
 
 # Record fields in the order they are written; every record has all of them (null when not applicable).
 RECORD_FIELDS = ("file", "item", "kind", "genre", "mode", "status", "objective", "answer", "unique",
-                 "count", "classes", "facts", "times", "cnf", "peak_mb", "wall_s", "exit", "error")
+                 "count", "classes", "facts", "times", "cnf", "peak_mb", "wall_s", "exit", "error", "warnings")
 
 
 @dataclass(frozen=True)
@@ -320,10 +320,14 @@ def _run_url(task: Task, settings: Settings) -> dict:
                        file=where, exit=Exit.SYNTAX)
     try:
         genre = lookup(task.genre).name if task.genre else genre_of_url(task.text or "")
-        text = url_to_text(task.text or "", genre)
+        notes: list[str] = []
+        text = url_to_text(task.text or "", genre, notes)
     except PuzzleError as err:
         raise CspError(str(err), file=where, exit=Exit.SYNTAX) from None
-    return _run_puzzle(Task("puzzle", where, None, genre, text), settings)
+    record = _run_puzzle(Task("puzzle", where, None, genre, text), settings)
+    if notes:  # a body cut short or run on, read as pzprjs reads it
+        record["warnings"] = notes
+    return record
 
 
 def _cnf(stats: dict) -> dict | None:

@@ -96,7 +96,8 @@ def parse_url(url: str) -> PuzzleUrl:
     cols, rows = int(cols_text), int(rows_text)
     if cols * rows > MAX_URL_CELLS:
         raise UrlError(f"URL size {cols}x{rows} is larger than csp2sat reads (at most {MAX_URL_CELLS:,} cells)")
-    return PuzzleUrl(pid.lower(), flags, cols, rows, "/".join(rest[2:]))
+    # pzprjs's "Copy URL" and some pages end the body with a '/'
+    return PuzzleUrl(pid.lower(), flags, cols, rows, "/".join(rest[2:]).removesuffix("/"))
 
 
 # --- pzprjs cell codes -------------------------------------------------------------------
@@ -105,13 +106,34 @@ def _bad(code: str, body: str, i: int) -> UrlError:
     return UrlError(f"URL body character {body[i]!r} at position {i + 1} is not valid in the {code} code")
 
 
-def decode_4cell(body: str, cells: int) -> list[Clue]:
+def _note_cut_or_rest(notes: list[str] | None, code: str, body: str, i: int, c: int, cells: int,
+                      start: int = 0) -> None:
+    """Note in `notes` a body whose `code` part (from `start`) stops at cell `c` of `cells`, or that goes on after
+    the last cell at `i`. pzprjs reads both (the missing cells empty, the rest ignored) and so do we, but pzprjs
+    writes every cell and nothing more, so either is likely a URL cut short or two run together. A part with no
+    characters at all is an empty board and is not noted."""
+    if notes is None:
+        return
+    if c < cells and i > start:
+        notes.append(f"URL body ends after {c} of its {cells} cells (the {code} code, at position {i}): "
+                     "the other cells are read as empty; is the URL cut short?")
+    _note_rest(notes, body, i)
+
+
+def _note_rest(notes: list[str] | None, body: str, i: int) -> None:
+    """Note in `notes` the characters of `body` after its last part, from `i` (pzprjs ignores them, as we do)."""
+    if notes is not None and i < len(body):
+        rest = body[i:] if len(body) - i <= 20 else body[i:i + 20] + "..."
+        notes.append(f"URL body goes on after the whole board: {rest!r} from position {i + 1} is ignored, "
+                     "as pzprjs ignores it")
+
+
+def decode_4cell(body: str, cells: int, notes: list[str] | None = None) -> list[Clue]:
     """pzprjs ``decode4Cell``: clues 0-4 with runs of empty cells."""
     out: list[Clue] = [None] * cells
-    c = 0
-    for i, ch in enumerate(body):
-        if c >= cells:
-            break
+    c = i = 0
+    while i < len(body) and c < cells:
+        ch = body[i]
         if "0" <= ch <= "4":
             out[c] = int(ch)
         elif "5" <= ch <= "9":
@@ -127,6 +149,8 @@ def decode_4cell(body: str, cells: int) -> list[Clue]:
         else:
             raise _bad("4cell", body, i)
         c += 1
+        i += 1
+    _note_cut_or_rest(notes, "4cell", body, i, c, cells)
     return out
 
 
@@ -154,13 +178,12 @@ def encode_4cell(clues: Sequence[Clue]) -> str:
     return _with_runs(pieces(), offset=15, longest=20)
 
 
-def decode_number10(body: str, cells: int) -> list[Clue]:
+def decode_number10(body: str, cells: int, notes: list[str] | None = None) -> list[Clue]:
     """pzprjs ``decodeNumber10``: clues 0-9 with runs of empty cells ``a``-``z``."""
     out: list[Clue] = [None] * cells
-    c = 0
-    for i, ch in enumerate(body):
-        if c >= cells:
-            break
+    c = i = 0
+    while i < len(body) and c < cells:
+        ch = body[i]
         if ch == ".":
             out[c] = UNKNOWN
         elif "0" <= ch <= "9":
@@ -170,6 +193,8 @@ def decode_number10(body: str, cells: int) -> list[Clue]:
         else:
             raise _bad("number10", body, i)
         c += 1
+        i += 1
+    _note_cut_or_rest(notes, "number10", body, i, c, cells)
     return out
 
 
@@ -187,10 +212,11 @@ _WIDE = {"-": (2, 0), "+": (3, 0), "=": (3, 4096), "%": (3, 8192), "*": (4, 1224
 NUMBER16_MAX = 77776 + 0xFFFFF
 
 
-def decode_number16(body: str, cells: int) -> list[Clue]:
-    """pzprjs ``decodeNumber16``: hexadecimal clues of any size with runs of empty cells ``g``-``z``."""
+def decode_number16(body: str, cells: int, notes: list[str] | None = None, start: int = 0) -> list[Clue]:
+    """pzprjs ``decodeNumber16``: hexadecimal clues of any size with runs of empty cells ``g``-``z``, read from
+    `start` to the end of `body`."""
     out: list[Clue] = [None] * cells
-    c = i = 0
+    c, i = 0, start
     while i < len(body) and c < cells:
         ch = body[i]
         if "0" <= ch <= "9" or "a" <= ch <= "f":
@@ -210,6 +236,7 @@ def decode_number16(body: str, cells: int) -> list[Clue]:
             raise _bad("number16", body, i)
         c += 1
         i += 1
+    _note_cut_or_rest(notes, "number16", body, i, c, cells, start)
     return out
 
 
@@ -239,7 +266,7 @@ def encode_number16(clues: Sequence[Clue]) -> str:
     return _with_runs(map(piece, clues), offset=15, longest=20)
 
 
-def decode_hitori(body: str, cells: int) -> list[Clue]:
+def decode_hitori(body: str, cells: int, notes: list[str] | None = None) -> list[Clue]:
     """pzprjs ``decodeHitori``: one base-36 digit per number (``0``-``9``, ``a``-``z``), ``-XX`` two
     base-36 digits, ``.`` a cell without a number, ``%`` or ``@`` a number that is not given."""
     out: list[Clue] = [None] * cells
@@ -260,6 +287,7 @@ def decode_hitori(body: str, cells: int) -> list[Clue]:
             raise _bad("hitori", body, i)
         c += 1
         i += 1
+    _note_cut_or_rest(notes, "hitori", body, i, c, cells)
     return out
 
 
@@ -277,7 +305,7 @@ def encode_hitori(clues: Sequence[Clue]) -> str:
     return "".join(piece(clue) for clue in clues)
 
 
-def decode_circle(body: str, cells: int) -> list[Clue]:
+def decode_circle(body: str, cells: int, notes: list[str] | None = None) -> list[Clue]:
     """pzprjs ``decodeCircle``: three cells per base-27 digit (1 white, 2 black)."""
     out: list[Clue] = [None] * cells
     for i in range(min((cells + 2) // 3, len(body))):
@@ -289,6 +317,8 @@ def decode_circle(body: str, cells: int) -> list[Clue]:
             c = 3 * i + k
             if c < cells and (value // weight) % 3:
                 out[c] = (value // weight) % 3
+    need = (cells + 2) // 3
+    _note_cut_or_rest(notes, "circle", body, min(need, len(body)), min(3 * len(body), cells), cells)
     return out
 
 
@@ -325,16 +355,22 @@ def _with_runs(pieces: Iterable[str | None], offset: int, longest: int) -> str:
     return "".join(out)
 
 
-def decode_border(body: str, rows: int, cols: int) -> tuple[list[list[int]], str]:
+def decode_border(body: str, rows: int, cols: int, start: int = 0,
+                  notes: list[str] | None = None) -> tuple[list[list[int]], int]:
     """pzprjs ``decodeBorder``: the room walls, 5 per base-32 digit (vertical walls first, then
-    horizontal ones, row-major), as the rooms they make (numbered in reading order of their first
-    cell), and the rest of the body."""
+    horizontal ones, row-major) from `start`, as the rooms they make (numbered in reading order of
+    their first cell), and where the rest of the body starts. Walls missing from a body cut short
+    are read as none, as pzprjs reads them (and noted in `notes`)."""
     vertical, horizontal = (cols - 1) * rows, cols * (rows - 1)
     need = (vertical + 4) // 5 + (horizontal + 4) // 5
+    end = min(start + need, len(body))
+    if start < end < start + need and notes is not None:
+        notes.append(f"URL body ends after {end - start} of the {need} wall characters of a {cols}x{rows} board "
+                     f"(at position {end}): the other walls are read as none; is the URL cut short?")
     bits: list[bool] = []
-    for i, ch in enumerate(body[:need]):
+    for i in range(start, end):
         try:
-            value = int(ch, 32)
+            value = int(body[i], 32)
         except ValueError:
             raise _bad("border", body, i) from None
         bits += [bool(value & w) for w in (16, 8, 4, 2, 1)]
@@ -364,7 +400,7 @@ def decode_border(body: str, rows: int, cols: int) -> tuple[list[list[int]], str
                         labels[rr][cc] = count
                         stack.append((rr, cc))
             count += 1
-    return labels, body[need:]
+    return labels, end
 
 
 def encode_border(labels: Sequence[Sequence[object]]) -> str:
@@ -387,12 +423,14 @@ def _rooms_text(labels: list[list[int]]) -> str:
     return "".join(line + "\n" for line in region_lines(labels))
 
 
-def _stars_to_board(parts: PuzzleUrl) -> str:
+def _stars_to_board(parts: PuzzleUrl, notes: list[str] | None = None) -> str:
     """Star Battle: ``STARS/BORDERS`` (pzprjs ``decodeStarCount`` then ``decodeBorder``)."""
-    count, _, rest = parts.body.partition("/")
+    count = parts.body.partition("/")[0]
     if not is_number(count) or int(count) == 0:
         raise UrlError(f"URL star count {count!r} is not a positive whole number (expected STARS/BORDERS)")
-    labels, _ = decode_border(rest, parts.rows, parts.cols)
+    start = len(count) + 1
+    labels, end = decode_border(parts.body, parts.rows, parts.cols, start, notes)
+    _note_rest(notes, parts.body, end)
     return f"stars {int(count)}\n" + _rooms_text(labels)
 
 
@@ -402,9 +440,11 @@ def _stars_from_board(text: str) -> tuple[int, int, str]:
     return len(labels), len(labels[0]), f"{count or 1}/{encode_border(labels)}"
 
 
-def _rooms_to_board(parts: PuzzleUrl) -> str:
-    """Norinori: the rooms alone (pzprjs ``decodeBorder``)."""
-    return _rooms_text(decode_border(parts.body, parts.rows, parts.cols)[0])
+def _rooms_to_board(parts: PuzzleUrl, notes: list[str] | None = None) -> str:
+    """Norinori, LITS: the rooms alone (pzprjs ``decodeBorder``)."""
+    labels, end = decode_border(parts.body, parts.rows, parts.cols, notes=notes)
+    _note_rest(notes, parts.body, end)
+    return _rooms_text(labels)
 
 
 def _rooms_from_board(text: str) -> tuple[int, int, str]:
@@ -412,12 +452,12 @@ def _rooms_from_board(text: str) -> tuple[int, int, str]:
     return len(labels), len(labels[0]), encode_border(labels)
 
 
-def _numbered_rooms_to_board(parts: PuzzleUrl) -> str:
+def _numbered_rooms_to_board(parts: PuzzleUrl, notes: list[str] | None = None) -> str:
     """Heyawake: ``BORDERS`` then one number16 clue per room in room order (pzprjs ``decodeRoomNumber16``),
     written at each room's first cell."""
-    labels, rest = decode_border(parts.body, parts.rows, parts.cols)
+    labels, end = decode_border(parts.body, parts.rows, parts.cols, notes=notes)
     count = 1 + max(max(row) for row in labels)
-    clues = decode_number16(rest, count)
+    clues = decode_number16(parts.body, count, notes, end)
     grid: list[list[str]] = [["-"] * parts.cols for _ in range(parts.rows)]
     placed: set[int] = set()
     for r, row in enumerate(labels):
@@ -458,7 +498,7 @@ def _kakuro_char(value: int) -> str:
     return _base36(value) if value < 20 else _base36(value - 10).upper()
 
 
-def _kakuro_to_board(parts: PuzzleUrl) -> str:
+def _kakuro_to_board(parts: PuzzleUrl, notes: list[str] | None = None) -> str:
     """Kakuro (pzprjs ``decodeKakuro``): the board's black cells (``.`` none, else DOWN ACROSS as two
     characters, ``k``-``z`` a run of 1-16 white cells), then the frame's sums: down sums of the columns
     whose top cell is white, across sums of the rows whose left cell is white. The board text has the
@@ -480,14 +520,18 @@ def _kakuro_to_board(parts: PuzzleUrl) -> str:
             black[divmod(c, cols)] = sums
             c += 1
         i += 1
+    _note_cut_or_rest(notes, "kakuro", body[:i], i, c, rows * cols)
     frame_down = [0] * cols
     frame_across = [0] * rows
-    for col in range(cols):
-        if (0, col) not in black and i < len(body):
-            frame_down[col], i = _kakuro_value(body[i], body, i), i + 1
-    for row in range(rows):
-        if (row, 0) not in black and i < len(body):
-            frame_across[row], i = _kakuro_value(body[i], body, i), i + 1
+    # the frame's sums follow, one per column whose top cell is white, then one per row whose left cell is
+    frame = [(frame_down, col) for col in range(cols) if (0, col) not in black]
+    frame += [(frame_across, row) for row in range(rows) if (row, 0) not in black]
+    if i < len(body) < i + len(frame) and notes is not None:
+        notes.append(f"URL body ends after {len(body) - i} of the {len(frame)} sums of the frame "
+                     f"(at position {len(body)}): the other sums are read as none; is the URL cut short?")
+    for sums, k in frame[:len(body) - i]:
+        sums[k], i = _kakuro_value(body[i], body, i), i + 1
+    _note_rest(notes, body, i)
 
     def mark(down: int, across: int) -> str:
         return "#" if down == across == 0 else f"{down or '-'}\\{across or '-'}"
@@ -533,7 +577,7 @@ def _kakuro_from_board(text: str) -> tuple[int, int, str]:
 _DIRECTIONS = {0: "", 1: "^", 2: "v", 3: "<", 4: ">"}
 
 
-def decode_arrow_number16(body: str, cells: int) -> list[tuple[int, int | None] | None]:
+def decode_arrow_number16(body: str, cells: int, notes: list[str] | None = None) -> list[tuple[int, int | None] | None]:
     """pzprjs ``decodeArrowNumber16``: a direction digit (0 none, 1 up, 2 down, 3 left, 4 right) and a
     hexadecimal number (``.`` unknown); ``5``-``9`` a direction + 5 with two digits, ``-`` a direction
     with three; ``a``-``z`` a run of 1-26 empty cells."""
@@ -561,6 +605,7 @@ def decode_arrow_number16(body: str, cells: int) -> list[tuple[int, int | None] 
             raise _bad("arrow number16", body, i)
         c += 1
         i += 1
+    _note_cut_or_rest(notes, "arrow number16", body, i, c, cells)
     return out
 
 
@@ -582,9 +627,9 @@ def encode_arrow_number16(clues: Sequence[tuple[int, int | None] | None]) -> str
     return _with_runs(map(piece, clues), offset=9, longest=26)
 
 
-def _arrows_to_board(parts: PuzzleUrl) -> str:
+def _arrows_to_board(parts: PuzzleUrl, notes: list[str] | None = None) -> str:
     """Yajilin: arrow clues (``N>``, ``?^``, ``N`` without an arrow), ``.`` elsewhere."""
-    clues = decode_arrow_number16(parts.body, parts.rows * parts.cols)
+    clues = decode_arrow_number16(parts.body, parts.rows * parts.cols, notes)
     words = ["." if clue is None else ("?" if clue[1] is None else str(clue[1])) + _DIRECTIONS[clue[0]]
              for clue in clues]
     return "".join(" ".join(words[r * parts.cols:(r + 1) * parts.cols]) + "\n" for r in range(parts.rows))
@@ -615,7 +660,7 @@ class UrlFormat:
 
     genre: str
     pids: tuple[str, ...]
-    decode: Callable[[str, int], list[Clue]] | None  # None: the board is not a grid of cell clues (see below)
+    decode: Callable[[str, int, list[str] | None], list[Clue]] | None  # None: the board is not a grid of cell clues (see below)
     encode: Callable[[Sequence[Clue]], str] | None
     tokens: bool  # board text as space-separated tokens (else one character per cell)
     empty: str
@@ -623,7 +668,7 @@ class UrlFormat:
     blanks: frozenset[str] = EMPTY_TOKENS  # the board tokens that mean "no clue" to the genre's reader
     unknown: str = UNKNOWN  # how the board text writes the code's "." (Akari: a black cell without a number)
     # Boards of rooms (Star Battle, Norinori): URL parts -> board text, and board text -> (rows, cols, body).
-    to_board: Callable[[PuzzleUrl], str] | None = None
+    to_board: Callable[[PuzzleUrl, list[str] | None], str] | None = None
     from_board: Callable[[str], tuple[int, int, str]] | None = None
 
 
@@ -678,10 +723,11 @@ def genre_of_url(url: str) -> str:
         raise UrlError(f"URL puzzle type {pid!r} is not a genre csp2sat reads (types read: {known})") from None
 
 
-def url_to_text(url: str, genre: str | None = None) -> str:
+def url_to_text(url: str, genre: str | None = None, notes: list[str] | None = None) -> str:
     """The board text (data/README.md format) of a puzz.link URL.
 
-    With `genre`, the URL's puzzle type must be one of that genre's names.
+    With `genre`, the URL's puzzle type must be one of that genre's names. A body that stops before
+    the last cell or goes on after it is read as pzprjs reads it, and said so in `notes`.
     """
     parts = parse_url(url)
     fmt = _BY_PID.get(parts.pid)
@@ -691,9 +737,9 @@ def url_to_text(url: str, genre: str | None = None) -> str:
     if genre is not None and fmt.genre != genre:
         raise UrlError(f"URL puzzle type {parts.pid!r} is a {fmt.genre} board, not {genre}")
     if fmt.to_board is not None:
-        return fmt.to_board(parts)
+        return fmt.to_board(parts, notes)
     assert fmt.decode is not None
-    clues = fmt.decode(parts.body, parts.rows * parts.cols)
+    clues = fmt.decode(parts.body, parts.rows * parts.cols, notes)
     rows = [clues[r * parts.cols:(r + 1) * parts.cols] for r in range(parts.rows)]
     sep = " " if fmt.tokens else ""
     return "".join(sep.join(_clue_text(fmt, clue) for clue in row) + "\n" for row in rows)

@@ -411,7 +411,7 @@ def test_every_puzzle_in_data_on_a_local_cluster(tmp_path: Path) -> None:
 def test_url_lists_make_a_task_per_url(tmp_path: Path) -> None:
     urls = tmp_path / "boards.txt"
     urls.write_text("# two boards and two bad URLs\nhttps://puzz.link/p?slither/4/4/dgdh2c7b\n\n"
-                    "http://pzv.jp/p.html?bridges/5/5/4g2i3h23k3g1g3g4g3\n"
+                    "http://pzv.jp/p.html?bridges/5/5/4g2i3h23k3g1g3g4g3zz\n"
                     "https://puzz.link/p?slither/4/x/dg\nhttps://puzz.link/p?tapa/4/4/g\nnot a url\n", encoding="utf-8")
     for where in (urls, tmp_path):  # named, or found in a folder: a mistyped line does not lose the list's good URLs
         tasks, _ = batch.collect([str(where)])
@@ -423,6 +423,8 @@ def test_url_lists_make_a_task_per_url(tmp_path: Path) -> None:
     slither = (DATA / "slitherlink" / "cspuz_4x4.solution.txt").read_text(encoding="utf-8")
     assert records[2]["unique"] is True and records[2]["answer"].split() == slither.split()
     assert records[4]["status"] == "SATISFIABLE" and records[4]["unique"] is True
+    # characters after the last cell are ignored, as pzprjs ignores them, and the record says so
+    assert records[2]["warnings"] is None and "'zz' from position 19 is ignored" in records[4]["warnings"][0]
     assert records[5]["status"] == "error" and "height (rows) 'x'" in records[5]["error"]
     assert records[6]["status"] == "error" and "'tapa' is not a genre" in records[6]["error"]
     assert records[7]["status"] == "error" and "'not a url' is not a puzz.link URL" in records[7]["error"]

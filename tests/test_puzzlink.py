@@ -152,7 +152,48 @@ def test_malformed_urls_name_the_wrong_part(url: str, part: str) -> None:
 
 
 def test_an_empty_body_is_an_empty_board() -> None:
-    assert puzzlink.url_to_text("https://puzz.link/p?nurikabe/3/2/") == "- - -\n- - -\n"
+    notes: list[str] = []
+    assert puzzlink.url_to_text("https://puzz.link/p?nurikabe/3/2/", notes=notes) == "- - -\n- - -\n"
+    assert notes == []
+
+
+@pytest.mark.parametrize("url, board, note", [
+    # pzprjs reads the cells a body gives and leaves the others empty, and ignores what follows the last cell;
+    # so do we, and the note says so (pzprjs writes every cell and nothing more)
+    ("https://puzz.link/p?slither/3/2/1g", "1..\n...\n", "ends after 2 of its 6 cells (the 4cell code, at position 2)"),
+    ("https://puzz.link/p?slither/3/2/1k2", "1..\n...\n", "'2' from position 3 is ignored"),
+    ("https://puzz.link/p?nurikabe/3/2/1g", "1 - -\n- - -\n", "ends after 2 of its 6 cells (the number16 code"),
+    ("https://puzz.link/p?fillmat/3/1/1b2", "1..\n", "'2' from position 3 is ignored"),
+    ("https://puzz.link/p?mashu/3/2/900", "W..\n...\n", "'0' from position 3 is ignored"),
+    ("https://puzz.link/p?mashu/6/1/9", "W.....\n", "ends after 3 of its 6 cells (the circle code"),
+    ("https://puzz.link/p?hitori/2/1/123", "1 2\n", "'3' from position 3 is ignored"),
+    ("https://puzz.link/p?hitori/2/1/1", "1 -\n", "ends after 1 of its 2 cells (the hitori code"),
+    ("https://puzz.link/p?yajilin/2/1/41", "1> .\n", "ends after 1 of its 2 cells (the arrow number16 code"),
+    ("https://puzz.link/p?norinori/2/2/0", "0 0\n0 0\n", "ends after 1 of the 2 wall characters of a 2x2 board"),
+    ("https://puzz.link/p?lits/2/2/00x", "0 0\n0 0\n", "'x' from position 3 is ignored"),
+    ("https://puzz.link/p?starbattle/2/2/1/0", "stars 1\n0 0\n0 0\n", "ends after 1 of the 2 wall characters"),
+    ("https://puzz.link/p?heyawake/2/1/01x", "0 0\n\n1 -\n", "'x' from position 3 is ignored"),
+    ("https://puzz.link/p?kakuro/2/1/l12", "# 1\\- 2\\-\n# . .\n", "ends after 2 of the 3 sums of the frame"),
+    ("https://puzz.link/p?kakuro/2/1/l123x", "# 1\\- 2\\-\n-\\3 . .\n", "'x' from position 5 is ignored"),
+])
+def test_a_body_cut_short_or_run_on_is_read_as_pzprjs_reads_it_with_a_note(url: str, board: str, note: str) -> None:
+    notes: list[str] = []
+    assert puzzlink.url_to_text(url, notes=notes) == board
+    assert len(notes) == 1 and note in notes[0], notes
+
+
+def test_a_trailing_slash_is_no_part_of_the_body() -> None:
+    # pzprjs's "Copy URL" and pages that list boards often end a URL with '/'
+    notes: list[str] = []
+    assert puzzlink.url_to_text("https://puzz.link/p?slither/5/5/cbcbcddad/", notes=notes) == \
+        puzzlink.url_to_text("https://puzz.link/p?slither/5/5/cbcbcddad")
+    assert notes == []
+
+
+def test_the_cli_warns_of_a_body_cut_short(capsys: pytest.CaptureFixture) -> None:
+    status, out, err = run_cli(capsys, "gen", "slitherlink", "https://puzz.link/p?slither/4/4/dgdh")
+    assert status == 0 and ("(int" in out or "(bool" in out)
+    assert "<url>: warning: URL body ends after 9 of its 16 cells" in err and "cut short" in err
 
 
 def test_puzzle_command_solves_a_url(capsys: pytest.CaptureFixture) -> None:

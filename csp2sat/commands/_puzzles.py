@@ -7,6 +7,7 @@ Puzzle text errors become ``PUZZLE.txt:LINE:COL: error: ...`` with
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from csp2sat.commands._common import display_name, read_text
@@ -44,10 +45,14 @@ def read_puzzle(g: Genre, path: str) -> Any:
 def puzzle_text(g: Genre, path: str) -> str:
     """The board text of PUZZLE: a file, ``-`` for stdin, or a puzz.link URL decoded to the genre's text."""
     if looks_like_url(path):
+        notes: list[str] = []
         try:
-            return url_to_text(path, g.name)
+            text = url_to_text(path, g.name, notes)
         except PuzzleError as err:
             raise CspError(str(err), file="<url>", exit=Exit.SYNTAX) from None
+        for note in notes:  # a body cut short or run on: read as pzprjs reads it, but the user should know
+            print(f"<url>: warning: {note}", file=sys.stderr)
+        return text
     return read_text(path)
 
 

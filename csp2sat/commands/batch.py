@@ -43,7 +43,9 @@ record fields (one JSON object per line):
   the board's symmetries a puzzle's count searched, e.g. pentomino boxes; else null),
   facts (--mode facts: value or null),
   times (seconds per stage), cnf (vars, clauses), peak_mb (the task process's peak
-  resident memory, ~30 MB of it the loaded pipeline), wall_s, exit, error
+  resident memory, ~30 MB of it the loaded pipeline), wall_s, exit, error,
+  warnings (a URL whose body stops before its last cell or goes on after it: read as
+  pzprjs reads it, and said so here; else null)
 
 examples:
   csp2sat batch models/ puzzles/ -o results.jsonl
