@@ -280,8 +280,9 @@ def _run_csp(task: Task, settings: Settings) -> dict:
     return fields
 
 
-def _run_puzzle(task: Task, settings: Settings) -> dict:
-    """A puzzle file: `csp2sat.generators.run.solve_puzzle`, the answer in the genre's solution text."""
+def _run_puzzle(task: Task, settings: Settings, from_url: bool = False) -> dict:
+    """A puzzle file (or the board text of a URL): `csp2sat.generators.run.solve_puzzle`, the answer in the
+    genre's solution text."""
     from csp2sat.commands._puzzles import lookup, puzzle_error
     from csp2sat.generators.base import PuzzleError
     from csp2sat.generators.run import solve_puzzle
@@ -290,7 +291,7 @@ def _run_puzzle(task: Task, settings: Settings) -> dict:
     try:
         puzzle = genre.read(task.text or "")
     except PuzzleError as err:
-        raise puzzle_error(err, task.file) from None
+        raise puzzle_error(err, task.file, decoded=task.text if from_url else None) from None
     mode = settings.mode
     run = solve_puzzle(genre, puzzle, unique=mode == "unique", solver=settings.solver, file=task.file,
                        facts=mode == "facts", count=mode == "count")
@@ -324,7 +325,7 @@ def _run_url(task: Task, settings: Settings) -> dict:
         text = url_to_text(task.text or "", genre, notes)
     except PuzzleError as err:
         raise CspError(str(err), file=where, exit=Exit.SYNTAX) from None
-    record = _run_puzzle(Task("puzzle", where, None, genre, text), settings)
+    record = _run_puzzle(Task("puzzle", where, None, genre, text), settings, from_url=True)
     if notes:  # a body cut short or run on, read as pzprjs reads it
         record["warnings"] = notes
     return record

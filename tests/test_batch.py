@@ -430,6 +430,17 @@ def test_url_lists_make_a_task_per_url(tmp_path: Path) -> None:
     assert records[7]["status"] == "error" and "'not a url' is not a puzz.link URL" in records[7]["error"]
 
 
+def test_an_error_in_a_decoded_board_is_not_positioned_in_the_list(tmp_path: Path) -> None:
+    urls = tmp_path / "boards.txt"
+    urls.write_text("https://puzz.link/p?sudoku/4/4/11k23k3g\n", encoding="utf-8")
+    out = tmp_path / "r.jsonl"
+    assert _main_status("batch", str(urls), "-o", str(out), "-q") == 1
+    (rec,) = map(json.loads, out.read_text().splitlines())
+    # the list's line 1, then the quoted board line: not "boards.txt:1:1:3:", a column of a line of the list
+    assert rec["error"] == f"{urls}:1: error: 1 is given twice in row 0 (line 1, column 3 of the board the URL " \
+        "decodes to: '1 1 - -')"
+
+
 def test_paths_may_follow_options(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     """`batch a --mode count b c`: argparse alone stopped the paths at the first option ("unrecognized arguments")."""
     files = [str(p) for p in sorted((CONFORMANCE / "features").glob("cmp_*.csp"))[:3]]

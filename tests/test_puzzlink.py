@@ -190,6 +190,14 @@ def test_a_trailing_slash_is_no_part_of_the_body() -> None:
     assert notes == []
 
 
+def test_an_error_in_a_decoded_board_quotes_its_line(capsys: pytest.CaptureFixture) -> None:
+    # the user never saw the decoded text, so "<url>:1:3:" would point nowhere; the message quotes the line
+    for command in ("puzzle", "url", "gen"):
+        status, _, err = run_cli(capsys, command, "sudoku", "https://puzz.link/p?sudoku/4/4/11k23k3g")
+        assert status == 3 and "<url>: error: 1 is given twice in row 0 (line 1, column 3 of the board the URL " \
+            "decodes to: '1 1 - -')" in err, err
+
+
 def test_the_cli_warns_of_a_body_cut_short(capsys: pytest.CaptureFixture) -> None:
     status, out, err = run_cli(capsys, "gen", "slitherlink", "https://puzz.link/p?slither/4/4/dgdh")
     assert status == 0 and ("(int" in out or "(bool" in out)

@@ -28,9 +28,15 @@ def lookup(name: str) -> Genre:
         raise CspError(str(err.args[0]), exit=Exit.USAGE, file="csp2sat") from None
 
 
-def puzzle_error(err: PuzzleError, path: str) -> CspError:
-    """A `PuzzleError` as a positioned `CspError` of the file `path`."""
-    return CspError(err.message, err.line, err.col, file=path, exit=Exit.SYNTAX)
+def puzzle_error(err: PuzzleError, path: str, decoded: str | None = None) -> CspError:
+    """A `PuzzleError` as a positioned `CspError` of the file `path`. For a board `decoded` from a URL, whose
+    text the user never saw, the message quotes the line of that text instead of giving a position in `path`."""
+    if decoded is None or not err.line:
+        return CspError(err.message, err.line, err.col, file=path, exit=Exit.SYNTAX)
+    lines = decoded.splitlines()
+    line = lines[err.line - 1].rstrip() if err.line <= len(lines) else ""
+    where = f"line {err.line}" + (f", column {err.col}" if err.col else "")
+    return CspError(f"{err.message} ({where} of the board the URL decodes to: {line!r})", file=path, exit=Exit.SYNTAX)
 
 
 def read_puzzle(g: Genre, path: str) -> Any:
@@ -39,7 +45,9 @@ def read_puzzle(g: Genre, path: str) -> Any:
     try:
         return g.read(text)
     except PuzzleError as err:
-        raise puzzle_error(err, "<url>" if looks_like_url(path) else display_name(path)) from None
+        if looks_like_url(path):
+            raise puzzle_error(err, "<url>", decoded=text) from None
+        raise puzzle_error(err, display_name(path)) from None
 
 
 def puzzle_text(g: Genre, path: str) -> str:

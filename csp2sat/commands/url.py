@@ -37,13 +37,14 @@ def run(args: argparse.Namespace) -> int:
     """Read the board (checked by the genre's own reader) and print its URL."""
     genre = lookup(args.genre)
     text = puzzle_text(genre, args.puzzle)
-    where = "<url>" if looks_like_url(args.puzzle) else args.puzzle
+    from_url = looks_like_url(args.puzzle)
+    where = "<url>" if from_url else args.puzzle
     try:
         genre.read(text)  # the board must be a valid puzzle of the genre, not just a grid
         url = to_url(text, genre.name)
     except PuzzleError as err:
         if err.line:
-            raise puzzle_error(err, where) from None
+            raise puzzle_error(err, where, decoded=text if from_url else None) from None
         raise CspError(str(err), file=where, exit=Exit.USAGE if "no puzz.link URL" in str(err) else Exit.SYNTAX) from None
     write_output(args.output, lambda out: out.write(url + "\n"))
     return 0
