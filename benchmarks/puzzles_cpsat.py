@@ -31,6 +31,7 @@ OR-tools is not a dependency of csp2sat: ``.venv/bin/pip install ortools`` first
 
 usage: .venv/bin/python benchmarks/puzzles_cpsat.py [GENRE...] [--unique] [--boards N] [--repeat N]
            [--json FILE] [--markdown FILE] [--command 'CMD'] [--pycache DIR] [--no-cpsat]
+           [--from DIR] (the boards of one genre from DIR, e.g. benchmarks/random_boxes.py's)
 """
 
 from __future__ import annotations
@@ -646,6 +647,9 @@ def main() -> int:
                         help="let the fresh processes (both sides) cache compiled bytecode in this directory (as"
                              " an installed package has it), even where PYTHONDONTWRITEBYTECODE is set; warmed up first")
     parser.add_argument("--no-cpsat", action="store_true", help="time csp2sat only")
+    parser.add_argument("--from", dest="source", type=Path, metavar="DIR",
+                        help="the boards of the one genre named from DIR instead of data/ (e.g. boards that"
+                             " benchmarks/random_boxes.py wrote)")
     parser.add_argument("--json", type=Path, help="write the figures to this JSON file")
     parser.add_argument("--markdown", type=Path, help="write the table to this Markdown file")
     parser.add_argument("--one", nargs=2, metavar=("GENRE", "FILE"), help=argparse.SUPPRESS)  # the CP-SAT child
@@ -656,17 +660,24 @@ def main() -> int:
     from scripts.regen_csp import GENRE_DIRS, puzzle_files
 
     names = [genre(name).name for name in args.genres or genre_names()]
+    if args.source and len(names) != 1:
+        parser.error("--from DIR needs exactly one genre")
+
+    def boards(name: str) -> list[Path]:
+        if args.source:
+            return sorted(p for p in args.source.glob("*.txt") if not p.name.endswith(".solution.txt"))
+        return puzzle_files(GENRE_DIRS[name])
     cpsat = not args.no_cpsat
     if args.pycache:
         FRESH_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         FRESH_ENV["PYTHONPYCACHEPREFIX"] = str(args.pycache.resolve())
         for name in names:  # every genre's modules compiled once, untimed
-            first = puzzle_files(GENRE_DIRS[name])[0]
+            first = boards(name)[0]
             run_fresh(name, first, True, args.command.split())
             if cpsat:
                 run_cpsat_fresh(name, first, True)
     warm = genre(names[0])  # the in-process figures leave out start-up: imports and parser tables loaded first
-    in_process_cpu(warm, warm.read(puzzle_files(GENRE_DIRS[warm.name])[0].read_text(encoding="utf-8")), True)
+    in_process_cpu(warm, warm.read(boards(warm.name)[0].read_text(encoding="utf-8")), True)
     imports = None
     if cpsat:
         from ortools.sat.python import cp_model  # noqa: F401
@@ -678,7 +689,7 @@ def main() -> int:
     rows = []
     for name in names:
         g = genre(name)
-        paths = puzzle_files(GENRE_DIRS[g.name])
+        paths = boards(g.name)
         if args.boards:
             paths = sorted(paths, key=lambda q: (-_cells(q), q.name))[:args.boards]
         for path in paths:
