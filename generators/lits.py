@@ -16,6 +16,8 @@ and `boardkit.step_numbers` (``_z``, ``_n``) rules out circles of them.
 
 from __future__ import annotations
 
+import functools
+
 from dataclasses import dataclass
 
 from csp2sat.generators.base import Genre, PuzzleError, Values, Violation, cell_name, helper, register
@@ -48,7 +50,8 @@ def _normal(cells: tuple[Pos, ...]) -> tuple[Pos, ...]:
     return tuple(sorted((r - top, c - left) for r, c in cells))
 
 
-def orientations(shape: str) -> list[tuple[Pos, ...]]:
+@functools.cache  # read() asks once per region: 2,500 regions of a 200x200 board recomputed them 10,000 times
+def orientations(shape: str) -> tuple[tuple[Pos, ...], ...]:
     """Every placement-at-the-origin of a shape (rotations and reflections, without repeats)."""
     out: list[tuple[Pos, ...]] = []
     cells = _BASE[shape]
@@ -58,7 +61,7 @@ def orientations(shape: str) -> list[tuple[Pos, ...]]:
             if cells not in out:
                 out.append(cells)
         cells = tuple((r, -c) for r, c in cells)
-    return out
+    return tuple(out)
 
 
 def shape_of(cells: list[Pos]) -> str | None:
@@ -90,17 +93,17 @@ def read(text: str) -> Lits:
     labels, grid = read_regions(text)
     rows, cols = len(labels), len(labels[0])
     options = []
+    forms = [(shape, form) for shape in SHAPES for form in orientations(shape)]
     for k, cells in enumerate(region_cells(labels)):
         inside = set(cells)
         found = []
-        for shape in SHAPES:
-            for form in orientations(shape):
-                # only shifts that put the form's first cell on a cell of the region, in reading order
-                (fr, fc) = form[0]
-                for r0, c0 in sorted({(r - fr, c - fc) for r, c in cells}):
-                    placed = tuple((r0 + r, c0 + c) for r, c in form)
-                    if all(cell in inside for cell in placed):
-                        found.append((shape, placed))
+        for shape, form in forms:
+            # only shifts that put the form's first cell on a cell of the region, in reading order
+            (fr, fc) = form[0]
+            rest = form[1:]
+            for r0, c0 in sorted({(r - fr, c - fc) for r, c in cells}):
+                if all((r0 + r, c0 + c) in inside for r, c in rest):
+                    found.append((shape, tuple((r0 + r, c0 + c) for r, c in form)))
         if not found:
             token = grid[cells[0][0]][cells[0][1]]
             raise PuzzleError(f"no L, I, T or S tetromino fits in region {k}", token.line, token.col)
