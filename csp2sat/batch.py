@@ -64,7 +64,7 @@ class Settings:
     """How every task of a batch is run."""
 
     mode: str = "solve"
-    solver: str = "cadical195"
+    solver: str = "auto"  # as `solve` reads it for .csp files, as `puzzle` for puzzles
     timeout: float | None = None
     memory_mb: float | None = None
 

@@ -112,6 +112,9 @@ class Genre:
       default the solution itself.
     - `count_options` (optional): compile options (as ``solve -O``) for counting, where they were
       measured faster on the genre's boards than the defaults.
+    - `solver` (optional): the SAT solver that ``--solver auto`` (the puzzle commands' default) means for
+      one answer and ``--unique`` of the genre, where one was measured faster than `DEFAULT_SOLVER` on
+      boards of the genre nobody chose; counting and ``--facts`` keep the default.
     """
 
     name: str
@@ -127,6 +130,7 @@ class Genre:
     generate_classes: Callable[[Any], str] | None = None
     class_order: Callable[[Any], Callable[[Any], Any]] | None = None
     count_options: Mapping[str, str] | None = None
+    solver: str | None = None
 
 
 FORMATS = ("drawing", "answer", "svg")

@@ -35,7 +35,7 @@ from typing import Any, Callable, Iterator, Mapping
 
 from csp2sat.generators.base import Genre, PuzzleError
 
-from csp2sat.solver import DEFAULT_SOLVER, interrupt_handled, is_interrupt, new_solver, verify_answer
+from csp2sat.solver import AUTO_SOLVER, DEFAULT_SOLVER, interrupt_handled, is_interrupt, new_solver, verify_answer
 
 
 class RecordingValues(Mapping[str, "int | bool"]):
@@ -69,12 +69,12 @@ class PuzzleRun:
     count: int | None = None  # None: not asked; 0 when there is no solution; a lower bound when `interrupted`
     classes: int | None = None  # with `count` and `Genre.generate_classes`: the classes of solutions counted
     times: dict[str, float] = field(default_factory=dict)
-    stats: dict[str, int] = field(default_factory=dict)
+    stats: dict[str, int | str] = field(default_factory=dict)
     interrupted: bool = False  # a time-out or signal stopped the --unique/--facts work after the solution was found
     unique_by_symmetry: bool = False  # the second answer is the first one's image under a symmetry (`Genre.images`)
 
 
-def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = DEFAULT_SOLVER,
+def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = AUTO_SOLVER,
                  file: str = "<puzzle>", facts: bool = False, count: bool = False, jobs: int = 1,
                  progress: "Callable[[PuzzleRun], None] | None" = None) -> PuzzleRun:
     """Generate the CSP of `puzzle`, solve it and decode the answer; with `unique`, look for a second answer.
@@ -87,7 +87,8 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
     ``generate``, ``compile`` (parse, check and compile to CNF), ``solve``,
     ``verify`` (decoding, the independent evaluator and the genre's rule check),
     ``unique``, ``facts`` and ``count``; ``parse`` (parse and check) is the part of
-    ``compile`` before the CNF.
+    ``compile`` before the CNF. `solver` ``auto`` is `Genre.solver` for one answer and `unique` where the
+    genre has one, else `DEFAULT_SOLVER`; ``stats["solver"]`` names the one that searched.
     """
     from csp2sat.checker import check
     from csp2sat.compiler import compile_model
@@ -111,7 +112,9 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
     t2 = time.perf_counter()
     run = PuzzleRun(csp, times={"generate": t1 - t0, "compile": t2 - t1, "parse": parsed - t1})
     run.stats = {"cnf_vars": compiled.num_vars, "cnf_clauses": compiled.num_clauses}
-    with new_solver(solver) as sat:
+    first = solver_for(genre, solver, facts or count)
+    run.stats["solver"] = first
+    with new_solver(first) as sat:
         compiled.load(sat)
         found = sat.solve()
         t3 = time.perf_counter()
@@ -148,6 +151,7 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
                 return run
             run.times["unique"] = time.perf_counter() - t4
     if facts or count:
+        solver = solver_for(genre, solver, every_answer=True)
         try:
             if facts:
                 _facts(run, compiled, model, recorder, solver)
@@ -163,6 +167,14 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
             interrupt_handled()
             run.interrupted = True
     return run
+
+
+def solver_for(genre: Genre, solver: str, every_answer: bool = False) -> str:
+    """The SAT solver `solver` means for a puzzle of `genre`: ``auto`` is the genre's own (`Genre.solver`) for
+    one answer and ``--unique``, else `DEFAULT_SOLVER`; with `every_answer` (counting, facts) always the latter."""
+    if solver != AUTO_SOLVER:
+        return solver
+    return genre.solver if genre.solver and not every_answer else DEFAULT_SOLVER
 
 
 def _count_options(genre: Genre, count: bool, jobs: int) -> dict[str, str] | None:

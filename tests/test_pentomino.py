@@ -12,6 +12,7 @@ import csp2sat
 from csp2sat.evaluator import satisfies
 from csp2sat.generators import pentomino
 from csp2sat.generators.base import PuzzleError, genre
+from cli_support import run_cli
 from genre_support import DATA, expected_answer, instances, puzzle_text, solve_once
 
 BOXES = instances("pentomino", "box_*.txt")
@@ -349,3 +350,21 @@ def test_counting_compiles_with_the_genre_s_count_options():
     assert _count_options(slitherlink, True, 1) == {"enumerate": "split"}
     assert _count_options(slitherlink, True, 2) is None
     assert _count_options(pentominoes, False, 1) is None  # one answer: the default encoding
+
+
+def test_auto_is_the_genre_s_solver_for_one_answer_only(capsys):
+    from csp2sat.generators.run import solve_puzzle, solver_for
+    from csp2sat.solver import DEFAULT_SOLVER
+
+    pentominoes, slitherlink = genre("pentomino"), genre("slitherlink")
+    assert pentominoes.solver and pentominoes.solver != DEFAULT_SOLVER
+    assert solver_for(pentominoes, "auto") == pentominoes.solver
+    assert solver_for(pentominoes, "auto", every_answer=True) == DEFAULT_SOLVER  # counting, facts: measured so
+    assert solver_for(pentominoes, "minisat22") == "minisat22"  # a solver asked for is the one used
+    assert solver_for(slitherlink, "auto") == DEFAULT_SOLVER
+    box = pentominoes.read((DATA / "pentomino" / "box_3x20.txt").read_text(encoding="utf-8"))
+    assert solve_puzzle(pentominoes, box).stats["solver"] == pentominoes.solver
+    assert solve_puzzle(pentominoes, box, solver="cadical195").stats["solver"] == "cadical195"
+    # -v names the solver that searched
+    status, _, err = run_cli(capsys, "puzzle", "pentomino", str(DATA / "pentomino" / "box_3x20.txt"), "-v")
+    assert status == 0 and f"(load the CNF, SAT search: {pentominoes.solver})" in err

@@ -123,6 +123,11 @@ class _SolverHelp(str):
             text = (f"SAT solver (default auto: {DECISION_SOLVER} without an objective unless an alldifferent has "
                     f"more values than terms, else {DEFAULT_SOLVER}; -v's 'c search' line names it): "
                     f"{', '.join(usable_solvers())}, or a PySAT alias")
+        elif self in ("puzzle", "batch"):
+            text = (f"SAT solver (default auto: the genre's own where one was measured faster for one answer and "
+                    f"--unique ({_genre_solvers()}), else {DEFAULT_SOLVER}"
+                    + ("; a .csp file's as in 'csp2sat solve'" if self == "batch" else "; -v names it")
+                    + f"): {', '.join(usable_solvers())}, or a PySAT alias")
         else:
             text = f"SAT solver (default {DEFAULT_SOLVER}): {', '.join(usable_solvers())}, or a PySAT alias"
         if fresh:
@@ -130,12 +135,21 @@ class _SolverHelp(str):
         return text
 
 
-def add_solver_argument(parser, auto: bool = False) -> None:
-    """The --solver NAME option, the same in every command that solves; `auto`: "auto" is the default."""
+def _genre_solvers() -> str:
+    """"pentomino: glucose42"-style list of the genres with a solver of their own (`Genre.solver`)."""
+    from csp2sat.generators.base import genre, genre_names
+
+    return ", ".join(f"{g.name}: {g.solver}" for g in map(genre, genre_names()) if g.solver) or "none"
+
+
+def add_solver_argument(parser, auto: "bool | str" = False) -> None:
+    """The --solver NAME option, the same in every command that solves. `auto`: "auto" is the default, as
+    `solve` reads it (True), or as the puzzle commands ("puzzle") and `batch` ("batch") read it."""
     from csp2sat.solver import AUTO_SOLVER, DEFAULT_SOLVER
 
+    kind = "auto" if auto is True else auto or "solver"
     parser.add_argument("--solver", default=AUTO_SOLVER if auto else DEFAULT_SOLVER, type=_solver_name, metavar="NAME",
-                        help=_SolverHelp("auto" if auto else "solver"))
+                        help=_SolverHelp(kind))
 
 
 def _positive_number(text: str, unit: str) -> float:

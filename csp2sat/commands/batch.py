@@ -9,7 +9,7 @@ import sys
 import time
 from typing import Any, TextIO
 
-from csp2sat.commands._common import positive_int, positive_megabytes, positive_seconds
+from csp2sat.commands._common import add_solver_argument, positive_int, positive_megabytes, positive_seconds
 from csp2sat.diagnostics import CspError, Exit
 
 NAME = "batch"
@@ -61,8 +61,6 @@ exit status: 0 every task answered; 1 some task failed, ran out of memory or tim
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of `csp2sat batch`."""
-    from csp2sat.solver import DEFAULT_SOLVER
-
     parser.add_argument("paths", nargs="+", metavar="PATH", help=".csp files, puzzle files or directories")
     parser.add_argument("--mode", choices=("solve", "unique", "count", "facts"), default="solve",
                         help="what to find for each problem (default solve; see 'csp2sat solve --help')")
@@ -78,8 +76,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="write the JSON lines to RESULTS (default: standard output)")
     parser.add_argument("--resume", action="store_true",
                         help="skip the tasks already recorded in RESULTS and append the others")
-    parser.add_argument("--solver", default=DEFAULT_SOLVER, metavar="NAME",
-                        help=f"PySAT solver name (default {DEFAULT_SOLVER})")
+    add_solver_argument(parser, auto="batch")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
 
 
@@ -88,12 +85,8 @@ def _usage(message: str) -> CspError:
 
 
 def _check_options(args: argparse.Namespace) -> None:
-    from csp2sat.solver import solver_names
-
     if args.resume and args.output == "-":
         raise _usage("--resume needs the results file: add -o RESULTS")
-    if args.solver not in solver_names():
-        raise _usage(f"unknown SAT solver {args.solver!r}; choose one of: {', '.join(solver_names())}")
     if args.genre is not None:
         from csp2sat.commands._puzzles import lookup
 

@@ -58,7 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "-j", "--jobs", type=positive_int, default=1, metavar="N",
         help="with --count: N worker processes share the search (disjoint parts of the solutions)",
     )
-    add_solver_argument(parser)
+    add_solver_argument(parser, auto="puzzle")
     add_timeout_argument(parser)
     parser.add_argument("-v", "--verbose", action="store_true", help="print stage times and CNF size on stderr")
 
@@ -177,6 +177,8 @@ def _report_stages(result) -> None:
     for stage, what in _STAGES:
         if stage == "unique" and result.unique_by_symmetry:
             what = "a second solution: the first one's image under a symmetry of the board, no search"
+        if stage == "search" and "solver" in result.stats:
+            what = f"{what}: {result.stats['solver']}"
         if stage in times:
             print(f"c {stage:<9s} {times[stage]:7.3f} s   ({what})", file=sys.stderr)
     print(f"c size      {result.stats['cnf_vars']:,} CNF vars, {result.stats['cnf_clauses']:,} CNF clauses, "
