@@ -172,9 +172,13 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
 def solver_for(genre: Genre, solver: str, every_answer: bool = False) -> str:
     """The SAT solver `solver` means for a puzzle of `genre`: ``auto`` is the genre's own (`Genre.solver`) for
     one answer and ``--unique``, else `DEFAULT_SOLVER`; with `every_answer` (counting, facts) always the latter."""
+    from csp2sat.solver import usable_solvers
+
     if solver != AUTO_SOLVER:
         return solver
-    return genre.solver if genre.solver and not every_answer else DEFAULT_SOLVER
+    if genre.solver and not every_answer and genre.solver in usable_solvers():  # a PySAT built without it: default
+        return genre.solver
+    return DEFAULT_SOLVER
 
 
 def _count_options(genre: Genre, count: bool, jobs: int) -> dict[str, str] | None:
