@@ -141,6 +141,14 @@ def test_puzzle_count_by_classes_on_two_workers(capsys) -> None:
     assert "box_3x20.txt: 8 solutions in 2 classes up to the board's symmetries" in captured.err
 
 
+def test_a_board_without_symmetry_counts_no_classes(capsys, tmp_path) -> None:
+    box = tmp_path / "box.txt"  # 7x10 with 10 holes that no turn or reflection maps onto themselves: 5 packings
+    box.write_text('..#..#....\n....#..##.\n.........#\n..........\n.......#..\n..........\n..#....#.#\n', encoding="utf-8")
+    assert cli.main(["puzzle", "pentomino", str(box), "--count", "--format", "answer"]) == 0
+    err = capsys.readouterr().err
+    assert "box.txt: 5 solutions\n" in err and "classes" not in err, err
+
+
 def test_counts_are_spelt_in_the_singular_for_one(capsys):
     """A unique board's count reads "1 solution", not "1 solutions"."""
     board = DATA / "slitherlink" / "pzprjs_5x5.txt"

@@ -124,7 +124,9 @@ def _run(args: argparse.Namespace, genre, watchdog) -> int:
         for name in open_cells:
             print(f"c NOT FORCED {name}", file=sys.stderr)
     if result.count is not None and not result.interrupted:
-        classes = "" if result.classes is None else f" in {_counted(result.classes, 'class')} up to the board's symmetries"
+        # a board without symmetries has a class per solution: nothing to add then
+        classes = ("" if result.classes in (None, result.count) else
+                   f" in {_counted(result.classes, 'class')} up to the board's symmetries")
         print(f"c {name}: {_counted(result.count, 'solution')}{classes}", file=sys.stderr)
     return 0
 
