@@ -12,6 +12,10 @@ answer; the cell variables follow from them and are hidden helpers, so counting
 printed answers counts packings (6x10: 9356, 3x20: 8); `placement_variables`
 lists them for the enumeration tools.
 
+An implied constraint leaves out the placements that cut the box into a part whose size is
+not a multiple of 5 (`cutting_placements`): no packing uses one, and without them the solver
+proves a box without packings 10-15x faster.
+
 For one answer `csp2sat puzzle` solves `generate_one`: the same text plus a restriction
 that breaks the box's symmetries (`symmetry_breaking`), keeping a packing of every class.
 """
