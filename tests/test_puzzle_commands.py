@@ -60,6 +60,15 @@ def test_puzzle_verbose_reports_every_stage_and_the_cnf(capsys) -> None:
     assert "c size" not in capsys.readouterr().err  # quiet without -v
 
 
+def test_puzzle_verbose_reports_the_stages_of_a_board_without_solution(capsys, tmp_path) -> None:
+    box = tmp_path / "box.txt"  # 3x21 with 3 holes: no packing (found by the search, not by the reader)
+    box.write_text("#.......#.#..........\n.....................\n.....................\n", encoding="utf-8")
+    assert cli.main(["puzzle", "pentomino", str(box), "-v"]) == 1
+    err = capsys.readouterr().err
+    stages = [line.split()[1] for line in err.splitlines() if line.startswith("c ") and " s   (" in line]
+    assert stages == ["generate", "parse", "encode", "search"] and "s UNSATISFIABLE" in err
+
+
 def test_puzzle_verbose_says_how_the_second_solution_was_found(capsys) -> None:
     assert cli.main(["puzzle", "hashi", SEED, "--unique", "-v"]) == 0
     assert re.search(r"^c unique .*searched by SAT\)$", capsys.readouterr().err, re.M)

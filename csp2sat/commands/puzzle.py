@@ -94,6 +94,8 @@ def _run(args: argparse.Namespace, genre, watchdog) -> int:
         if progress is not None:
             progress.clear()
     if result.solution is None:
+        if args.verbose:  # where the time of an unsolvable board went is as useful as a solved one's
+            _report_stages(result)
         print("s UNSATISFIABLE", file=sys.stderr)
         print(f"c {name}: the puzzle has no solution", file=sys.stderr)
         return 1
