@@ -1223,14 +1223,16 @@ class Search:
 
 
 def _with_objective_range(model: Model, lo: int, hi: int) -> Model:
-    """`model` with the objective variable's domain cut to lo..hi (constraints shared, not copied)."""
+    """`model` with the objective variable's domain cut to lo..hi (constraints shared, not copied); cumulative's
+    horizon stays the one of the declared domains (`Model.horizon_bounds`), so the constraints mean what they did."""
     from dataclasses import replace
 
     from csp2sat.syntax import Domain
 
     var = model.int_vars[model.objective.var]
     domain = Domain.of([(max(a, lo), min(b, hi)) for a, b in var.domain.intervals])
-    return replace(model, int_vars={**model.int_vars, var.name: replace(var, domain=domain)})
+    declared = model.horizon_bounds or {name: (v.domain.lb, v.domain.ub) for name, v in model.int_vars.items()}
+    return replace(model, int_vars={**model.int_vars, var.name: replace(var, domain=domain)}, horizon_bounds=declared)
 
 
 def compile_for_search(model: Model, options: Mapping[str, str] | None = None):

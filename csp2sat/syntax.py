@@ -398,6 +398,10 @@ class Model:
     constraints: list[Constraint] = field(default_factory=list)
     objective: Objective | None = None
     warnings: list = field(default_factory=list)  # list[Diagnostic]
+    # The bounds cumulative's horizon is computed from (name -> (lb, ub)) when a stage has cut domains after
+    # declaration (the objective search's windows): Sugar's horizon comes from the declared domains, and a cut
+    # one would change what the constraint means. None: the domains above are the declared ones.
+    horizon_bounds: dict[str, tuple[int, int]] | None = None
 
     def __repr__(self) -> str:
         # A summary: the full dictionaries of a generated puzzle would flood a notebook.

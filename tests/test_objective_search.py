@@ -62,6 +62,23 @@ def test_every_strategy_finds_the_brute_force_optimum(text: str, options: dict[s
     _check(text, options)
 
 
+@pytest.mark.parametrize("options", STRATEGIES)
+def test_a_cut_objective_domain_keeps_cumulative_s_horizon(options: dict[str, str]) -> None:
+    """Found by the test above: cumulative's horizon comes from the declared domains, so a window or shrink
+    that cut the objective's domain changed what the constraint means. Here the declared x1 in 1..4 makes
+    the horizon {0} (load 0 > limit -x1: no answer), where x1 in 2..4 would make it empty (every x1 an answer)."""
+    _check("(int x1 1 4)\n(predicate (c0 s) (cumulative ((0 0 nil 0) (2 s nil 0)) s))\n(c0 (neg x1))\n"
+           "(objective minimize x1)\n", options)
+
+
+def test_explain_s_widened_domains_keep_cumulative_s_horizon() -> None:
+    from csp2sat.explain import relax
+
+    model = csp2sat.parse("(int x 1 4)\n(cumulative ((2 (neg x) nil 0)) (neg x))\n")
+    relaxed, _ = relax(model)
+    assert relaxed.int_vars["x"].domain.lb < 1 and relaxed.horizon_bounds == {"x": (1, 4)}
+
+
 @st.composite
 def colourings(draw: st.DrawFn) -> str:
     """Small colouring-like problems: ≠ edges and alldifferents over interchangeable colours, bounded by an
