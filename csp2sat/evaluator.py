@@ -379,7 +379,7 @@ class _Evaluator:
         # Cumulative's horizon depends on the bounds of its terms, so a predicate whose
         # body has one depends on its argument terms, not only on their values: not cached.
         self.uncached = _predicates_with_cumulative(model)
-        self.int_bounds = {name: (v.domain.lb, v.domain.ub) for name, v in model.int_vars.items()}
+        self.int_bounds = model.declared_bounds()  # cumulative's horizon: the declared domains
         self.horizons: dict[int, tuple[int, int]] = {}
         # Predicate bodies as Python closures (see `_body_function`), None where the interpreter evaluates them.
         self.bodies: dict[str, Callable[[Env], Value] | None] = {}

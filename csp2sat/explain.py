@@ -151,9 +151,8 @@ def relax(model: Model, widen: bool = True) -> tuple[Model, list[Part]]:
         text = c.text or (lines and _sexpr_at(lines, c.line, c.col)) or "(constraint)"
         parts.append(Part("constraint", model.file, c.line, " ".join(text.split()), len(parts)))
     # widened domains must not move cumulative's horizon: it stays the declared domains' (`Model.horizon_bounds`)
-    declared = model.horizon_bounds or {name: (v.domain.lb, v.domain.ub) for name, v in model.int_vars.items()}
     relaxed = replace(model, objective=None, constraints=list(model.constraints), int_vars=dict(model.int_vars),
-                      horizon_bounds=declared)
+                      horizon_bounds=model.declared_bounds())
     if not widen:
         return relaxed, parts
     biggest = max(abs(c) for c in _constants(model))

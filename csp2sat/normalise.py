@@ -208,8 +208,7 @@ class Normaliser:
         self._binding: Binding | None = None
         self._depth = 0
         # Cumulative's horizon comes from the declared domains (never from tightened ones).
-        self.declared_bounds = model.horizon_bounds or {
-            name: (v.domain.lb, v.domain.ub) for name, v in model.int_vars.items()}
+        self.declared_bounds = model.declared_bounds()
         for var in model.int_vars.values():
             if var.domain.size > max_domain:
                 raise CspError(

@@ -1231,8 +1231,8 @@ def _with_objective_range(model: Model, lo: int, hi: int) -> Model:
 
     var = model.int_vars[model.objective.var]
     domain = Domain.of([(max(a, lo), min(b, hi)) for a, b in var.domain.intervals])
-    declared = model.horizon_bounds or {name: (v.domain.lb, v.domain.ub) for name, v in model.int_vars.items()}
-    return replace(model, int_vars={**model.int_vars, var.name: replace(var, domain=domain)}, horizon_bounds=declared)
+    return replace(model, int_vars={**model.int_vars, var.name: replace(var, domain=domain)},
+                   horizon_bounds=model.declared_bounds())
 
 
 def compile_for_search(model: Model, options: Mapping[str, str] | None = None):

@@ -403,6 +403,10 @@ class Model:
     # one would change what the constraint means. None: the domains above are the declared ones.
     horizon_bounds: dict[str, tuple[int, int]] | None = None
 
+    def declared_bounds(self) -> dict[str, tuple[int, int]]:
+        """(lb, ub) of every int variable as declared: `horizon_bounds` once a stage has changed domains."""
+        return self.horizon_bounds or {name: (v.domain.lb, v.domain.ub) for name, v in self.int_vars.items()}
+
     def __repr__(self) -> str:
         # A summary: the full dictionaries of a generated puzzle would flood a notebook.
         objective = f", {self.objective.sense} {self.objective.var}" if self.objective else ""

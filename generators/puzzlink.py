@@ -112,12 +112,15 @@ def _note_cut_or_rest(notes: list[str] | None, code: str, body: str, i: int, c: 
     the last cell at `i`. pzprjs reads both (the missing cells empty, the rest ignored) and so do we, but pzprjs
     writes every cell and nothing more, so either is likely a URL cut short or two run together. A part with no
     characters at all is an empty board and is not noted."""
-    if notes is None:
-        return
-    if c < cells and i > start:
+    _note_cut(notes, code, i, c, cells, start)
+    _note_rest(notes, body, i)
+
+
+def _note_cut(notes: list[str] | None, code: str, i: int, c: int, cells: int, start: int = 0) -> None:
+    """Note in `notes` a `code` part (from `start`) that stops at `i`, after cell `c` of `cells`."""
+    if notes is not None and c < cells and i > start:
         notes.append(f"URL body ends after {c} of its {cells} cells (the {code} code, at position {i}): "
                      "the other cells are read as empty; is the URL cut short?")
-    _note_rest(notes, body, i)
 
 
 def _note_rest(notes: list[str] | None, body: str, i: int) -> None:
@@ -520,7 +523,7 @@ def _kakuro_to_board(parts: PuzzleUrl, notes: list[str] | None = None) -> str:
             black[divmod(c, cols)] = sums
             c += 1
         i += 1
-    _note_cut_or_rest(notes, "kakuro", body[:i], i, c, rows * cols)
+    _note_cut(notes, "kakuro", i, c, rows * cols)  # the frame's sums follow: not a rest
     frame_down = [0] * cols
     frame_across = [0] * rows
     # the frame's sums follow, one per column whose top cell is white, then one per row whose left cell is

@@ -35,7 +35,9 @@ from typing import Any, Callable, Iterator, Mapping
 
 from csp2sat.generators.base import Genre, PuzzleError
 
-from csp2sat.solver import AUTO_SOLVER, DEFAULT_SOLVER, interrupt_handled, is_interrupt, new_solver, verify_answer
+from csp2sat.solver import (
+    AUTO_SOLVER, DEFAULT_SOLVER, interrupt_handled, is_interrupt, new_solver, usable_solvers, verify_answer,
+)
 
 
 class RecordingValues(Mapping[str, "int | bool"]):
@@ -172,8 +174,6 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
 def solver_for(genre: Genre, solver: str, every_answer: bool = False) -> str:
     """The SAT solver `solver` means for a puzzle of `genre`: ``auto`` is the genre's own (`Genre.solver`) for
     one answer and ``--unique``, else `DEFAULT_SOLVER`; with `every_answer` (counting, facts) always the latter."""
-    from csp2sat.solver import usable_solvers
-
     if solver != AUTO_SOLVER:
         return solver
     if genre.solver and not every_answer and genre.solver in usable_solvers():  # a PySAT built without it: default
