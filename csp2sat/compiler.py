@@ -576,14 +576,24 @@ def _choose_direct(normal: NormalCSP, is_log: list[bool], choice: str, objective
     used = [False] * len(doms)  # named by a clause: a variable only declared keeps its cheaper order axioms
     for lits in normal.clauses:
         for lit in lits:
-            if lit.__class__ is Linear:
-                vs = lit.vars
-                if len(vs) == 1:
-                    used[vs[0]] = True
-                else:
-                    for v in vs:
-                        cand[v] = False
-    return [c and u for c, u in zip(cand, used)]
+            if lit.__class__ is Linear and len(lit.vars) == 1:
+                used[lit.vars[0]] = True
+    return [c and u and not k for c, u, k in zip(cand, used, compared_variables(normal))]
+
+
+def compared_variables(normal: NormalCSP) -> list[bool]:
+    """For each integer variable: does it meet another variable in a clause (a sum, a difference, a comparison)?
+
+    Alldifferents are not clauses here, so a variable that only alldifferents and
+    constants constrain (a sudoku cell) is not compared.
+    """
+    compared = [False] * len(normal.int_domains)
+    for lits in normal.clauses:
+        for lit in lits:
+            if lit.__class__ is Linear and len(lit.vars) > 1:
+                for v in lit.vars:
+                    compared[v] = True
+    return compared
 
 
 class _Seen:
@@ -711,6 +721,7 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
         prefix = guards[origin] if guards and origin >= 0 else []
         _encode_clause(lits, prefix, order, pool, out, cards, log, seen)
     spread = 0  # alldifferents over more values than terms (not permutations): read by `solver.choose_solver`
+    compared_vars = compared_variables(normal) if normal.alldiffs and opts["alldifferent"] == "auto" else None
     for ad in normal.alldiffs:
         prefix = guards[ad.origin] if guards else []
         huge = any(is_log[v] for v in ad.vars)
@@ -728,7 +739,8 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
                     ne = [Linear((1, -1), (x, y), k - 1), Linear((-1, 1), (x, y), -k - 1)]
                     _encode_clause(ne, prefix, order, pool, out, cards, log, seen)
             continue
-        encode_alldifferent(order, ad.vars, ad.offsets, prefix, pool, out, opts["alldifferent"])
+        compared = compared_vars is None or any(compared_vars[v] for v in ad.vars)
+        encode_alldifferent(order, ad.vars, ad.offsets, prefix, pool, out, opts["alldifferent"], compared)
     t2 = time.perf_counter()
     stats = {
         "normalise_s": t1 - t0,

@@ -20,7 +20,7 @@ import os
 from typing import Sequence
 
 from csp2sat.diagnostics import CspError, Exit
-from csp2sat.encoders.alldifferent import RELATIONAL_MIN_TERMS
+from csp2sat.encoders.alldifferent import choose_method
 
 # Measured peak memory after loading into CaDiCaL, per clause and per CNF variable (docs/performance.md).
 BYTES_PER_CLAUSE = 200
@@ -146,6 +146,7 @@ def estimate(normal, is_log: Sequence[bool], alldifferent: str, pairwise_limit: 
     clauses = sum(max(s - 2, 0) for s in sizes)
     cnf_vars = normal.num_bools + sum(max(s - 1, 0) for s in sizes) + sum(bits)
     per_origin: dict[int, int] = {}
+    compared = [False] * len(doms)  # met by another variable: for the choice of alldifferent=auto
     for lits, origin in zip(normal.clauses, normal.origins):
         cost = 0
         sums = 0
@@ -157,6 +158,8 @@ def estimate(normal, is_log: Sequence[bool], alldifferent: str, pairwise_limit: 
             vs = lit.vars
             if len(vs) == 1:
                 continue
+            for v in vs:
+                compared[v] = True
             if any(is_log[v] for v in vs):
                 width = sum(bits[v] if is_log[v] else sizes[v] for v in vs)
                 cost += 16 * width  # adders and a comparator, ~16 clauses per input bit
@@ -185,11 +188,10 @@ def estimate(normal, is_log: Sequence[bool], alldifferent: str, pairwise_limit: 
         else:
             domains = [doms[v] for v in ad.vars]
             pairs, total, values = _alldiff_sweep(domains, ad.offsets)
-            value_wise = alldifferent == "amo" or (alldifferent == "auto" and pairs > pairwise_limit)
-            relational = alldifferent == "relational" or (
-                alldifferent == "auto" and not value_wise
-                and values == len(ad.vars) >= RELATIONAL_MIN_TERMS)
-            if relational:
+            method = choose_method(alldifferent, len(ad.vars), values, pairs, any(compared[v] for v in ad.vars),
+                                   pairwise_limit)
+            value_wise = method == "amo"
+            if method == "relational":
                 cost, chooser_vars = _relational_cost(domains, ad.offsets)
                 cnf_vars += chooser_vars
             else:

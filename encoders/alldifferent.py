@@ -18,10 +18,14 @@ Methods, chosen by the compiler option ``alldifferent``:
   ``"pairwise"``, but the solver can branch on and learn the order between two
   terms: on knight's tours and magic squares it needs far fewer conflicts
   (docs/performance.md, "alldifferent").
-* ``"auto"`` (default): while the pairwise encoding is small (at most
-  `PAIRWISE_LIMIT` clauses for the constraint), relational for a permutation of at
-  least `RELATIONAL_MIN_TERMS` terms and pairwise otherwise; above, value-wise. See docs/performance.md for
-  the measurements behind the rule.
+* ``"auto"`` (default, `choose_method`): value-wise for a permutation whose
+  variables meet no other variable outside alldifferents (sudoku, Latin squares,
+  n-queens' rows: the at-least-one per value is their strongest rule); otherwise,
+  while the pairwise encoding is small (at most `PAIRWISE_LIMIT` clauses for the
+  constraint), relational for a permutation of at least `RELATIONAL_MIN_TERMS`
+  terms (knight's tours, magic squares: their sums and differences make the order
+  between terms worth learning) and pairwise otherwise; above, value-wise. See
+  docs/performance.md for the measurements behind the rule.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from csp2sat.encoders.cardinality import at_most_one
 from csp2sat.encoders.cnf import ClauseBuffer, Pool
 from csp2sat.encoders.order import OrderEncoding
 
-__all__ = ["METHODS", "PAIRWISE_LIMIT", "at_most_one", "encode_alldifferent", "pairwise_size"]
+__all__ = ["METHODS", "PAIRWISE_LIMIT", "at_most_one", "choose_method", "encode_alldifferent", "pairwise_size"]
 
 METHODS = ("auto", "amo", "pairwise", "relational")
 # "auto" keeps the pairwise encoding up to this many clauses per constraint.
@@ -41,6 +45,27 @@ PAIRWISE_LIMIT = 150_000
 # (sudoku rows, boxes: 9 or 16 cells, most fixed by clues) search better value-wise: hexasudoku
 # 16x16 1,741 conflicts pairwise, 3,381 relational; knight's tours (25+ cells) the other way round.
 RELATIONAL_MIN_TERMS = 20
+
+
+def choose_method(method: str, terms: int, values: int, pairwise: int, compared: bool,
+                  pairwise_limit: int = PAIRWISE_LIMIT) -> str:
+    """The encoding an alldifferent gets: `method` itself unless it is ``"auto"``.
+
+    `terms` and `values` count the terms and the values they can take (equal: a
+    permutation), `pairwise` the clauses of the pairwise encoding, and `compared`
+    says whether a variable of the terms also meets another variable elsewhere
+    (a sum, a difference, a comparison; other alldifferents do not count).
+    A permutation compared with nothing is value-wise: 25x25 sudokus need 100-800x
+    fewer conflicts than relational (docs/performance.md, "alldifferent").
+    """
+    if method != "auto":
+        return method
+    permutation = values == terms
+    if permutation and not compared:
+        return "amo"
+    if pairwise > pairwise_limit:
+        return "amo"
+    return "relational" if permutation and terms >= RELATIONAL_MIN_TERMS else "pairwise"
 
 
 def _terms_by_value(order: OrderEncoding, vars: Sequence[int], offsets: Sequence[int]) -> dict[int, list[int]]:
@@ -64,8 +89,13 @@ def encode_alldifferent(
     pool: Pool,
     out: ClauseBuffer,
     method: str = "auto",
+    compared: bool = True,
 ) -> None:
-    """Clauses for ``prefix ∨ alldifferent(vars[i] + offsets[i])``."""
+    """Clauses for ``prefix ∨ alldifferent(vars[i] + offsets[i])``.
+
+    `compared`: whether a variable of the terms meets another variable outside
+    alldifferents (what ``"auto"`` needs to know, see `choose_method`).
+    """
     if method not in METHODS:
         raise ValueError(f"unknown alldifferent method {method!r}; choose one of {', '.join(METHODS)}")
     by_value = _terms_by_value(order, vars, offsets)
@@ -73,10 +103,7 @@ def encode_alldifferent(
     permutation = len(by_value) == len(vars)
     if method == "auto":
         pairwise = sum(len(t) * (len(t) - 1) // 2 for t in by_value.values())
-        if pairwise > PAIRWISE_LIMIT:
-            method = "amo"
-        else:  # long permutations (knight's tours, magic squares) search much faster with the order between terms
-            method = "relational" if permutation and len(vars) >= RELATIONAL_MIN_TERMS else "pairwise"
+        method = choose_method(method, len(vars), len(by_value), pairwise, compared)
     if method == "relational" and any(order.is_direct(x) for x in vars):
         method = "pairwise"  # the sides are order-encoded sums; direct variables have no order literals to spare
     if method == "relational":

@@ -435,16 +435,32 @@ def test_parallel_count_with_log_and_direct_variables(tmp_path, capsys, option: 
     assert status == 0 and out.strip().splitlines()[-1] == "c SOLUTIONS 21"
 
 
-def test_auto_alldifferent_is_relational_for_long_permutations_only() -> None:
-    # relational (a Boolean per pair, both sides order-encoded) costs more clauses than pairwise
-    def clauses(n: int, values: int, method: str) -> int:
+def test_auto_alldifferent_is_relational_for_long_permutations_only_when_compared() -> None:
+    # relational (a Boolean per pair, both sides order-encoded) costs more clauses than pairwise;
+    # `extra` compares two of the terms, so the order between terms is worth learning
+    def clauses(n: int, values: int, method: str, extra: str = "(< x0 (+ x1 5))") -> int:
         names = [f"x{i}" for i in range(n)]
-        text = "".join(f"(int {x} 1 {values})" for x in names) + "(alldifferent " + " ".join(names) + ")"
+        text = "".join(f"(int {x} 1 {values})" for x in names) + "(alldifferent " + " ".join(names) + ")" + extra
         return compile_model(csp2sat.parse(text), options={"alldifferent": method}).num_clauses
 
     assert clauses(20, 20, "auto") == clauses(20, 20, "relational") > clauses(20, 20, "pairwise")
     assert clauses(16, 16, "auto") == clauses(16, 16, "pairwise") < clauses(16, 16, "relational")
     assert clauses(20, 21, "auto") == clauses(20, 21, "pairwise")  # not a permutation
+
+
+@pytest.mark.parametrize("n", [9, 20, 25])
+def test_auto_alldifferent_is_value_wise_for_permutations_compared_with_nothing(n: int) -> None:
+    # sudoku cells: only alldifferents and constants constrain them; the at-least-one per value decides
+    def clauses(method: str, extra: str) -> int:
+        rows = [[f"x{r}_{c}" for c in range(n)] for r in range(2)]
+        text = "".join(f"(int {x} 1 {n})" for row in rows for x in row)
+        text += "".join("(alldifferent " + " ".join(row) + ")" for row in rows)
+        text += "".join(f"(alldifferent {a} {b})" for a, b in zip(*rows)) + extra
+        return compile_model(csp2sat.parse(text), options={"alldifferent": method}).num_clauses
+
+    assert clauses("auto", "(= x0_0 1)") == clauses("amo", "(= x0_0 1)") != clauses("pairwise", "(= x0_0 1)")
+    # the same rows with one sum over two cells: not value-wise by this rule any more
+    assert clauses("auto", "(= (+ x0_0 x1_1) 5)") != clauses("amo", "(= (+ x0_0 x1_1) 5)")
 
 
 def test_direct_variable_outside_a_short_range_is_one_short_clause_per_value_of_the_range() -> None:
