@@ -41,9 +41,8 @@ __all__ = ["METHODS", "PAIRWISE_LIMIT", "at_most_one", "choose_method", "encode_
 METHODS = ("auto", "amo", "pairwise", "relational")
 # "auto" keeps the pairwise encoding up to this many clauses per constraint.
 PAIRWISE_LIMIT = 150_000
-# ... and makes it relational for a permutation of at least this many terms. Short permutations
-# (sudoku rows, boxes: 9 or 16 cells, most fixed by clues) search better value-wise: hexasudoku
-# 16x16 1,741 conflicts pairwise, 3,381 relational; knight's tours (25+ cells) the other way round.
+# ... and makes it relational for a compared permutation of at least this many terms (knight's
+# tours, magic squares: 25+ terms); shorter ones search better pairwise.
 RELATIONAL_MIN_TERMS = 20
 
 
