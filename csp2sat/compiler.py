@@ -578,22 +578,7 @@ def _choose_direct(normal: NormalCSP, is_log: list[bool], choice: str, objective
         for lit in lits:
             if lit.__class__ is Linear and len(lit.vars) == 1:
                 used[lit.vars[0]] = True
-    return [c and u and not k for c, u, k in zip(cand, used, compared_variables(normal))]
-
-
-def compared_variables(normal: NormalCSP) -> list[bool]:
-    """For each integer variable: does it meet another variable in a clause (a sum, a difference, a comparison)?
-
-    Alldifferents are not clauses here, so a variable that only alldifferents and
-    constants constrain (a sudoku cell) is not compared.
-    """
-    compared = [False] * len(normal.int_domains)
-    for lits in normal.clauses:
-        for lit in lits:
-            if lit.__class__ is Linear and len(lit.vars) > 1:
-                for v in lit.vars:
-                    compared[v] = True
-    return compared
+    return [c and u and not k for c, u, k in zip(cand, used, normal.compared_variables())]
 
 
 class _Seen:
@@ -704,7 +689,9 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
     pool = Pool(normal.num_bools)
     sels = [pool.new() for _ in model.constraints] if selectors else None
     is_log = _choose_log(normal, opts["large"])
-    estimate = memory.check_cnf(model, normal, is_log, opts, PAIRWISE_LIMIT)
+    # Value-precedence constraints compare the variables they order; the choice of encoding goes by the user's own.
+    compared_vars = normal.compared_variables(len(declared.constraints)) if normal.alldiffs else None
+    estimate = memory.check_cnf(model, normal, is_log, opts, PAIRWISE_LIMIT, compared_vars)
     is_direct = _choose_direct(normal, is_log, opts["int"], model.objective.var if model.objective else None)
     out = ClauseBuffer()
     # A log variable gets no order literals: its place in the order encoding is a one-value stand-in.
@@ -721,7 +708,6 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
         prefix = guards[origin] if guards and origin >= 0 else []
         _encode_clause(lits, prefix, order, pool, out, cards, log, seen)
     spread = 0  # alldifferents over more values than terms (not permutations): read by `solver.choose_solver`
-    compared_vars = compared_variables(normal) if normal.alldiffs and opts["alldifferent"] == "auto" else None
     for ad in normal.alldiffs:
         prefix = guards[ad.origin] if guards else []
         huge = any(is_log[v] for v in ad.vars)

@@ -93,14 +93,8 @@ def _sum_cost(sizes: list[int]) -> int:
     return cost
 
 
-def _alldiff_pairs(domains: Sequence, offsets: Sequence[int]) -> tuple[int, int]:
-    """(Σ over values of C(terms taking it, 2), Σ over terms of their domain sizes), by a sweep over intervals."""
-    pairs, total, _ = _alldiff_sweep(domains, offsets)
-    return pairs, total
-
-
 def _alldiff_sweep(domains: Sequence, offsets: Sequence[int]) -> tuple[int, int, int]:
-    """`_alldiff_pairs` and the number of distinct values the terms can take."""
+    """(Σ over values of C(terms taking it, 2), Σ over terms of their domain sizes, distinct values), by a sweep over intervals."""
     events: dict[int, int] = {}
     total = 0
     for dom, o in zip(domains, offsets):
@@ -134,19 +128,21 @@ def _relational_cost(domains: Sequence, offsets: Sequence[int]) -> tuple[int, in
 
 
 def estimate(normal, is_log: Sequence[bool], alldifferent: str, pairwise_limit: int,
-             by_origin: bool = True) -> tuple[int, int, dict[int, int]]:
+             by_origin: bool = True, compared: Sequence[bool] | None = None) -> tuple[int, int, dict[int, int]]:
     """(clauses, CNF variables, clauses per origin) the encoders will produce at most, roughly.
 
     Origin -1 collects the definitions of auxiliary variables. With ``by_origin=False``
-    the per-origin costs (wanted only to explain a refusal) are left empty.
+    the per-origin costs (wanted only to explain a refusal) are left empty. `compared`
+    is what the compiler passes the alldifferent encoder (`NormalCSP.compared_variables`).
     """
+    if compared is None and normal.alldiffs:
+        compared = normal.compared_variables()
     doms = normal.int_domains
     sizes = [1 if lg else d.size for d, lg in zip(doms, is_log)]
     bits = [max(d.size - 1, 1).bit_length() if lg else 0 for d, lg in zip(doms, is_log)]
     clauses = sum(max(s - 2, 0) for s in sizes)
     cnf_vars = normal.num_bools + sum(max(s - 1, 0) for s in sizes) + sum(bits)
     per_origin: dict[int, int] = {}
-    compared = [False] * len(doms)  # met by another variable: for the choice of alldifferent=auto
     for lits, origin in zip(normal.clauses, normal.origins):
         cost = 0
         sums = 0
@@ -158,8 +154,6 @@ def estimate(normal, is_log: Sequence[bool], alldifferent: str, pairwise_limit: 
             vs = lit.vars
             if len(vs) == 1:
                 continue
-            for v in vs:
-                compared[v] = True
             if any(is_log[v] for v in vs):
                 width = sum(bits[v] if is_log[v] else sizes[v] for v in vs)
                 cost += 16 * width  # adders and a comparator, ~16 clauses per input bit
@@ -203,17 +197,20 @@ def estimate(normal, is_log: Sequence[bool], alldifferent: str, pairwise_limit: 
     return clauses, cnf_vars, per_origin
 
 
-def check_cnf(model, normal, is_log: Sequence[bool], options: dict[str, str], pairwise_limit: int) -> int:
+def check_cnf(model, normal, is_log: Sequence[bool], options: dict[str, str], pairwise_limit: int,
+              compared: Sequence[bool] | None = None) -> int:
     """Raise `CspError` (`Exit.LIMIT`) when the CNF of `normal` would not fit in the memory limit; else the estimated clauses."""
     limit, source = limit_mb()
     method = options.get("alldifferent", "auto")
-    clauses, cnf_vars, _ = estimate(normal, is_log, method, pairwise_limit, by_origin=False)
+    if compared is None and normal.alldiffs:
+        compared = normal.compared_variables()
+    clauses, cnf_vars, _ = estimate(normal, is_log, method, pairwise_limit, by_origin=False, compared=compared)
     if limit is None:
         return clauses
     need = _rss_mb() + (clauses * BYTES_PER_CLAUSE + cnf_vars * BYTES_PER_VAR) / 2**20
     if need <= limit:
         return clauses
-    _, _, per_origin = estimate(normal, is_log, method, pairwise_limit)  # again, to name the costly lines
+    _, _, per_origin = estimate(normal, is_log, method, pairwise_limit, compared=compared)  # again, to name the costly lines
     axioms = sum(max(d.size - 2, 0) for d, lg in zip(normal.int_domains, is_log) if not lg)
     notes = [f"~{axioms:,} clauses ({100 * axioms / max(clauses, 1):.0f}%): the order encoding's axioms "
              f"(one per value of each integer variable)"] if axioms > clauses / 10 else []
@@ -228,7 +225,7 @@ def check_cnf(model, normal, is_log: Sequence[bool], options: dict[str, str], pa
         notes.append(f"line {con.line}: ~{cost:,} clauses ({share:.0f}%): {text}")
     if len(per_origin) > 3:
         notes.append(f"({len(per_origin):,} constraints in all)")
-    notes += _advice(normal, is_log, options, per_origin, clauses, pairwise_limit)
+    notes += _advice(normal, is_log, options, per_origin, clauses, pairwise_limit, compared or [])
     raise CspError(
         f"the CNF would have about {clauses:,} clauses and {cnf_vars:,} variables, needing about {need:,.0f} MB; "
         f"the memory limit is {limit:,.0f} MB ({source})",
@@ -237,7 +234,7 @@ def check_cnf(model, normal, is_log: Sequence[bool], options: dict[str, str], pa
 
 
 def _advice(normal, is_log: Sequence[bool], options: dict[str, str], per_origin: dict[int, int], clauses: int,
-            pairwise_limit: int) -> list[str]:
+            pairwise_limit: int, compared: Sequence[bool]) -> list[str]:
     """Options that would make this CNF smaller."""
     tips = []
     alldiff_cost = sum(per_origin.get(ad.origin, 0) for ad in normal.alldiffs)
@@ -245,9 +242,10 @@ def _advice(normal, is_log: Sequence[bool], options: dict[str, str], per_origin:
     pairwise_worse = False
     for ad in normal.alldiffs:
         if not any(is_log[v] for v in ad.vars):
-            pairs, total = _alldiff_pairs([normal.int_domains[v] for v in ad.vars], ad.offsets)
-            chosen = method == "pairwise" or (method == "auto" and pairs <= pairwise_limit)
-            pairwise_worse |= chosen and pairs > 6 * total
+            pairs, total, values = _alldiff_sweep([normal.int_domains[v] for v in ad.vars], ad.offsets)
+            chosen = choose_method(method, len(ad.vars), values, pairs, any(compared[v] for v in ad.vars),
+                                   pairwise_limit)
+            pairwise_worse |= chosen in ("pairwise", "relational") and pairs > 6 * total
     if alldiff_cost > clauses / 3 and pairwise_worse:
         tips.append("try -O alldifferent=amo (alldifferent by values: linear in the domain sizes)")
     big = max((d.size for d, lg in zip(normal.int_domains, is_log) if not lg), default=0)

@@ -119,6 +119,25 @@ class NormalCSP:
         """Number of Boolean variables (user and auxiliary)."""
         return len(self.bool_names)
 
+    def compared_variables(self, origins_below: int | None = None) -> list[bool]:
+        """For each integer variable: does it meet another variable in a clause (a sum, a difference, a comparison)?
+
+        Alldifferents are not clauses here, so a variable that only alldifferents and
+        constants constrain (a sudoku cell) is not compared (what ``alldifferent=auto`` asks).
+        With `origins_below`, only the clauses of constraints numbered below it (and of
+        auxiliary definitions) count: the compiler's own additions (value symmetry breaking)
+        do not make the user's variables compared.
+        """
+        compared = [False] * len(self.int_domains)
+        for lits, origin in zip(self.clauses, self.origins):
+            if origins_below is not None and origin >= origins_below:
+                continue
+            for lit in lits:
+                if lit.__class__ is Linear and len(lit.vars) > 1:
+                    for v in lit.vars:
+                        compared[v] = True
+        return compared
+
 
 # Parameters of an inlined predicate: name -> (argument node, binding of the caller).
 Binding = dict[str, tuple[Node, "Binding | None"]]

@@ -86,3 +86,23 @@ def test_the_estimate_is_an_upper_bound_within_a_small_factor(name: str) -> None
     is_log = [False] * normal.num_ints
     clauses, _, _ = memory.estimate(normal, is_log, "auto", PAIRWISE_LIMIT)
     assert compiled.num_clauses <= clauses <= 2.5 * compiled.num_clauses
+
+
+def _latin_square(n: int, values: int) -> str:
+    cells = [[f"x{r}_{c}" for c in range(n)] for r in range(n)]
+    text = "".join(f"(int {x} 1 {values})\n" for row in cells for x in row)
+    text += "".join("(alldifferent " + " ".join(row) + ")\n" for row in cells)
+    return text + "".join("(alldifferent " + " ".join(col) + ")\n" for col in zip(*cells))
+
+
+@pytest.mark.parametrize("values, tip", [(70, True), (60, False)])
+def test_the_alldifferent_tip_names_value_wise_only_where_it_is_not_chosen(tmp_path: Path, capsys, values: int,
+                                                                            tip: bool) -> None:
+    # 60 terms over 70 values: pairwise (123,900 clauses each), 20x the value-wise size; over 60
+    # values the rows and columns are permutations compared with nothing, value-wise already.
+    path = tmp_path / "latin.csp"
+    path.write_text(_latin_square(60, values), encoding="utf-8")
+    limit = f"{memory._rss_mb() + 60:.0f}"
+    status, _, err = run_cli(capsys, "solve", "--memory-limit", limit, str(path))
+    assert status == 6 and "the CNF would have about" in err
+    assert ("-O alldifferent=amo" in err) == tip
