@@ -49,12 +49,14 @@ def random_sudoku(box: int, rng: random.Random) -> str:
 
 def _checkerboard(inside: set[Cell], cell: Cell) -> bool:
     """Would adding `cell` make a 2x2 square with only diagonal neighbours inside (a loop touching itself)?"""
+    def filled(p: Cell) -> bool:
+        return p == cell or p in inside
+
     r, c = cell
     for a in (r - 1, r):
         for b in (c - 1, c):
-            square = [(a, b) in inside or (a, b) == cell, (a, b + 1) in inside or (a, b + 1) == cell,
-                      (a + 1, b) in inside or (a + 1, b) == cell, (a + 1, b + 1) in inside or (a + 1, b + 1) == cell]
-            if square[0] == square[3] and square[1] == square[2] and square[0] != square[1]:
+            nw, ne, sw, se = filled((a, b)), filled((a, b + 1)), filled((a + 1, b)), filled((a + 1, b + 1))
+            if nw == se and ne == sw and nw != ne:
                 return True
     return False
 

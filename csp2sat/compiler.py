@@ -690,7 +690,7 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
     sels = [pool.new() for _ in model.constraints] if selectors else None
     is_log = _choose_log(normal, opts["large"])
     # Value-precedence constraints compare the variables they order; the choice of encoding goes by the user's own.
-    compared_vars = normal.compared_variables(len(declared.constraints)) if normal.alldiffs else None
+    compared_vars = normal.compared_variables(len(declared.constraints)) if normal.alldiffs else []
     estimate = memory.check_cnf(model, normal, is_log, opts, PAIRWISE_LIMIT, compared_vars)
     is_direct = _choose_direct(normal, is_log, opts["int"], model.objective.var if model.objective else None)
     out = ClauseBuffer()
@@ -725,7 +725,7 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
                     ne = [Linear((1, -1), (x, y), k - 1), Linear((-1, 1), (x, y), -k - 1)]
                     _encode_clause(ne, prefix, order, pool, out, cards, log, seen)
             continue
-        compared = compared_vars is None or any(compared_vars[v] for v in ad.vars)
+        compared = any(compared_vars[v] for v in ad.vars)
         encode_alldifferent(order, ad.vars, ad.offsets, prefix, pool, out, opts["alldifferent"], compared)
     t2 = time.perf_counter()
     stats = {

@@ -198,12 +198,13 @@ def estimate(normal, is_log: Sequence[bool], alldifferent: str, pairwise_limit: 
 
 
 def check_cnf(model, normal, is_log: Sequence[bool], options: dict[str, str], pairwise_limit: int,
-              compared: Sequence[bool] | None = None) -> int:
-    """Raise `CspError` (`Exit.LIMIT`) when the CNF of `normal` would not fit in the memory limit; else the estimated clauses."""
+              compared: Sequence[bool]) -> int:
+    """Raise `CspError` (`Exit.LIMIT`) when the CNF of `normal` would not fit in the memory limit; else the estimated clauses.
+
+    `compared`: the compiler's `NormalCSP.compared_variables`, which chooses the alldifferent encodings.
+    """
     limit, source = limit_mb()
     method = options.get("alldifferent", "auto")
-    if compared is None and normal.alldiffs:
-        compared = normal.compared_variables()
     clauses, cnf_vars, _ = estimate(normal, is_log, method, pairwise_limit, by_origin=False, compared=compared)
     if limit is None:
         return clauses
@@ -225,7 +226,7 @@ def check_cnf(model, normal, is_log: Sequence[bool], options: dict[str, str], pa
         notes.append(f"line {con.line}: ~{cost:,} clauses ({share:.0f}%): {text}")
     if len(per_origin) > 3:
         notes.append(f"({len(per_origin):,} constraints in all)")
-    notes += _advice(normal, is_log, options, per_origin, clauses, pairwise_limit, compared or [])
+    notes += _advice(normal, is_log, options, per_origin, clauses, pairwise_limit, compared)
     raise CspError(
         f"the CNF would have about {clauses:,} clauses and {cnf_vars:,} variables, needing about {need:,.0f} MB; "
         f"the memory limit is {limit:,.0f} MB ({source})",
