@@ -78,7 +78,10 @@ def stats_lines(stats: Mapping[str, object]) -> list[str]:
     if "solver" in stats:  # how the search ran: -O satmode= and, with an objective, -O objective=
         search = [str(stats["solver"])] + ([f"satmode {stats['sat_mode']}"] if "sat_mode" in stats else [])
         if "objective_strategy" in stats:
-            search.append(f"objective {stats['objective_strategy']}")
+            strategy = f"objective {stats['objective_strategy']}"
+            if stats.get("probes_out_of_budget"):
+                strategy += f" ({stats['probes_out_of_budget']} probes out of budget)"
+            search.append(strategy)
         if "conflicts" in stats:
             search.append(f"{stats['conflicts']:,} conflicts")
         lines.append("c search     " + ", ".join(search))

@@ -8,9 +8,11 @@ constraint, so a wrong answer is never printed.
 
 Objectives are optimised in one solver under assumptions (`Search.run`): by
 default each call assumes "objective at least as good as the middle value"
-between the proven bound and the best answer (``-O objective=binary``; also
-``linear``, Sugar's descent, and ``gallop``); SAT gives a better answer, UNSAT
-a new proven bound, and both become unit clauses. Maximisation ends like
+between the proven bound and the best answer, within a conflict budget, and a
+probe that runs out is followed by one asking for any better answer
+(``-O objective=auto``; also ``binary`` without budgets, ``linear``, Sugar's
+descent, and ``gallop``); SAT gives a better answer, UNSAT a new proven bound,
+and both become unit clauses. Maximisation ends like
 minimisation (Sugar's driver can loop forever there). jss-ft10: 334 calls of
 linear descent -> 10. The one exception to "one solver": ``-O shrink`` compiles
 the problem again with the objective's domain cut to the values still open when
@@ -69,6 +71,9 @@ PROBE_MIN_CLAUSES = 1_000_000
 # a re-encoding against the search time it may save.
 COMPILE_CPU_PER_CLAUSE = 1.5e-6
 PROBE_MIN_VALUES = 16
+# ``objective=auto``: the conflicts a bisection probe may use before a linear step is taken instead
+# (doubled each time a probe runs out; at least the conflicts the first answer took).
+PROBE_CONFLICTS = 10_000
 
 SATISFIABLE = "SATISFIABLE"
 UNSATISFIABLE = "UNSATISFIABLE"
@@ -365,12 +370,26 @@ def _restore_sigint() -> None:
 
 
 def _interruptible(sat):
-    """`sat`'s `solve`, stopped by `interrupt()` from the watchdog's thread instead of PySAT's jump (see `Watchdog`)."""
+    """`sat`'s `solve`, stopped by `interrupt()` from the watchdog's thread instead of PySAT's jump (see `Watchdog`).
+
+    ``solve(assumptions, conflicts=N)`` gives up after about N conflicts and returns None.
+    """
     jumping = sat.solve
 
-    def solve(assumptions=(), *args, **kwargs):
+    def solve(assumptions=(), *args, conflicts: int | None = None, **kwargs):
+        if conflicts is not None:
+            sat.conf_budget(conflicts)
+        try:
+            return search(assumptions, conflicts is not None, *args, **kwargs)
+        finally:
+            if conflicts is not None:
+                sat.conf_budget(-1)  # the MiniSat family keeps a budget for later searches: none after this one
+
+    def search(assumptions, budgeted: bool, *args, **kwargs):
         watchdog = getattr(_searches, "watchdog", None)
         if watchdog is None or watchdog._watcher is None or args or kwargs:
+            if budgeted:
+                return sat.solve_limited(assumptions)
             return jumping(assumptions, *args, **kwargs)
         watchdog._searching = sat
         try:
@@ -379,7 +398,9 @@ def _interruptible(sat):
             found = sat.solve_limited(assumptions, expect_interrupt=True)
         finally:
             watchdog._searching = None
-        if found is None:  # no budgets are set: only `interrupt()` ends a search without a verdict
+        if found is None:  # the conflict budget ran out, or `interrupt()` (the watchdog) ended the search
+            if budgeted and not watchdog._stopping:
+                return None
             raise Interrupted("search interrupted")
         return found
 
@@ -392,6 +413,13 @@ def _interruptible(sat):
 _BUDGETED = ("cadical103", "cadical153", "cadical195", "cadical300")
 SLICE_S = 1.0  # longest slice of a budgeted search: how late it hears a Ctrl-C or SIGTERM
 FIRST_SLICE_CONFLICTS = 2000
+
+
+def takes_budget(name: str) -> bool:
+    """True when `new_solver(name)`'s ``solve`` takes ``conflicts=N`` (give up after about N conflicts)."""
+    main = without_auto(check_solver(name))
+    caps = CAPABILITIES[main]
+    return caps.assumptions and caps.incremental and (caps.interrupt or main in _BUDGETED)
 
 
 def _budgeted(sat):
@@ -414,6 +442,8 @@ def _budgeted(sat):
 
     Every restart perturbs CaDiCaL's search (one restart took golombRuler-10 at its optimum from
     0.5 s to 16 s, other files went the other way), so a run without a deadline keeps one call.
+    ``solve(assumptions, conflicts=N)`` gives up after about N conflicts (over all slices) and
+    returns None.
     """
     from pysat import solvers
 
@@ -426,15 +456,18 @@ def _budgeted(sat):
     def elsewhere() -> bool:
         return False
 
-    def solve(assumptions=(), *args, **kwargs):
+    def solve(assumptions=(), *args, conflicts: int | None = None, **kwargs):
         watchdog = getattr(_searches, "watchdog", None)
         if watchdog is None or watchdog.deadline is None or args or kwargs:
+            if conflicts is not None:  # CaDiCaL's budget holds for one search
+                sat.conf_budget(conflicts)
+                return sat.solve_limited(assumptions)
             return whole(assumptions, *args, **kwargs)
         command = watchdog._last_word and watchdog._pipe is not None
         if command:
-            return sliced(watchdog, assumptions, True)
+            return sliced(watchdog, assumptions, True, conflicts)
         try:
-            return sliced(watchdog, assumptions, False)
+            return sliced(watchdog, assumptions, False, conflicts)
         except KeyboardInterrupt as stop:  # Python's handler, run as a slice returned: no jump, the solver is whole
             probe.check = in_main_thread
             raise StoppedBetweenSlices("stopped between slices") from stop
@@ -447,12 +480,17 @@ def _budgeted(sat):
         seconds = (left if left < 2.0 else 0.7 * left) if command else min(left, SLICE_S)
         return max(100, int(rate * seconds))
 
-    def sliced(watchdog, assumptions, command: bool):
+    def sliced(watchdog, assumptions, command: bool, conflicts: int | None):
         nonlocal rate
         budget = conflicts_until(watchdog.deadline, command) if rate else FIRST_SLICE_CONFLICTS
+        left = conflicts  # of the caller's budget (None: no budget)
         while True:
             if watchdog._stopping or watchdog.expired():
                 raise StoppedBetweenSlices("the time limit was reached")
+            if left is not None:
+                if left <= 0:
+                    return None
+                budget = min(budget, left)
             sat.conf_budget(budget)
             before, start = _conflicts(sat), time.monotonic()
             if command:
@@ -470,6 +508,8 @@ def _budgeted(sat):
                 return found
             spent, after = time.monotonic() - start, _conflicts(sat)
             rate = (after - before) / max(spent, 1e-3) if before is not None and after is not None else None
+            if left is not None:
+                left -= after - before if before is not None and after is not None else budget
             budget = conflicts_until(watchdog.deadline, command) if rate else 2 * budget
 
     sat.solve = solve
@@ -1028,12 +1068,16 @@ class Search:
         """Free the SAT solver."""
         self.sat.delete()
 
-    def _solve(self, assumptions: list[int]) -> bool:
+    def _solve(self, assumptions: list[int], conflicts: int | None = None) -> bool | None:
+        """Search under `assumptions`; None when `conflicts` is given and the search used them up undecided."""
         start = time.perf_counter()
         cpu = time.process_time()
         self.stats["sat_calls"] += 1
         before = _conflicts(self.sat)
         try:
+            if conflicts is not None and takes_budget(self.solver_name):
+                found = self.sat.solve(assumptions=assumptions, conflicts=conflicts)
+                return None if found is None else bool(found)
             return bool(self.sat.solve(assumptions=assumptions))
         except (KeyboardInterrupt, Exception) as err:  # PySAT reports a caught SIGINT as its own error type
             if is_interrupt(err):
@@ -1055,11 +1099,15 @@ class Search:
     def run(self, on_answer: Callable[[Values, tuple[int, ...]], None] | None = None) -> Result:
         """Search; with an objective, improve until optimal. Raises `Interrupted` when stopped (see `solve`).
 
-        The objective strategy is the compiled option ``objective`` (`OBJECTIVE_STRATEGIES`):
-        "binary" (the default) bisects between the proven bound and the best answer, "linear"
-        asks each time only for an answer better than the best one (Sugar's descent). Either way
-        every proven bound becomes a unit clause, and ``shrink`` may re-encode the problem with
-        the objective's domain cut to the values still open (`_shrink`).
+        The objective strategy is the compiled option ``objective``: "binary" bisects between the
+        proven bound and the best answer, "linear" asks each time only for an answer better than
+        the best one (Sugar's descent), "gallop" skips 1, 2, 4, ... values past the best answer.
+        "auto" (the default) bisects with a conflict budget per probe (`PROBE_CONFLICTS`, doubled
+        each time one runs out): a probe that runs out is followed by a linear step, so a
+        refutation far below the optimum (no 4-colouring of myciel6) does not hold up the easy
+        answers near the best one. Either way every proven bound becomes a unit clause, and
+        ``shrink`` may re-encode the problem with the objective's domain cut to the values still
+        open (`_shrink`).
         """
         model = self.model
         result = Result(UNKNOWN, model=model, stats=self.stats)
@@ -1084,8 +1132,11 @@ class Search:
         self._best = result
         minimise = objective.sense == "minimize"
         strategy = self.compiled.options.get("objective", "auto")
-        self.stats["objective_strategy"] = strategy if strategy in ("linear", "gallop") else "binary"
+        self.stats["objective_strategy"] = strategy if strategy != "auto" else "binary, budgeted"
         step = 1  # "gallop": how many open values the next target skips (doubles after SAT, halves after UNSAT)
+        # "auto": the conflicts a bisection probe may use; at least what the first answer took
+        budget = max(PROBE_CONFLICTS, self.stats.get("conflicts", 0))
+        linear_step = False  # "auto": the last probe ran out of its budget, so ask for any better answer next
         better = (lambda v, w: v < w) if minimise else (lambda v, w: v > w)
         # `open_values`: the objective's values better than the best answer that no proof has excluded,
         # best first; the search ends when none is left.
@@ -1099,14 +1150,23 @@ class Search:
                     break
             # Bisection: the middle of the open values; linear: the worst open value (anything better than best);
             # gallop: `step` values better than the best answer.
-            if strategy == "linear":
+            if strategy == "linear" or linear_step:
                 target = open_values[-1]
             elif strategy == "gallop":
                 target = open_values[max(0, len(open_values) - step)]
             else:
                 target = open_values[(len(open_values) - 1) // 2]
+            # Only a bisection probe has a budget: the linear step's answer or refutation is needed anyway.
+            conflicts = budget if strategy == "auto" and target != open_values[-1] else None
+            linear_step = False
             bound = self._at_least_as_good(objective.var, target, minimise)
-            if bound is not False and self._solve([] if bound is True else [bound]):
+            found = bound is not False and self._solve([] if bound is True else [bound], conflicts)
+            if found is None:
+                self.stats["probes_out_of_budget"] = self.stats.get("probes_out_of_budget", 0) + 1
+                budget *= 2
+                linear_step = True
+                continue
+            if found:
                 values = self._answer()
                 best = values[objective.var]
                 result.all_values = values

@@ -62,6 +62,57 @@ def test_every_strategy_finds_the_brute_force_optimum(text: str, options: dict[s
     _check(text, options)
 
 
+def _mycielskian_colouring(steps: int) -> str:
+    """Colour the Mycielskian of K2 taken `steps` times (chromatic number steps + 2), fewest colours."""
+    n, edges = 2, [(0, 1)]
+    for _ in range(steps):
+        # vertex i gets a shadow n + i (joined to i's neighbours) and all shadows a common neighbour 2n
+        edges = edges + [(n + i, j) for i, j in edges] + [(n + j, i) for i, j in edges] + [(n + i, 2 * n) for i in range(n)]
+        n = 2 * n + 1
+    lines = ["(int colours 1 9)", "(objective minimize colours)"]
+    lines += [f"(int c{v} 1 9) (<= c{v} colours)" for v in range(n)]
+    lines += [f"(!= c{i} c{j})" for i, j in edges]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("solver", ["glucose4", "cadical195", "minisat22", "lingeling"])
+@pytest.mark.parametrize("timeout", [None, 60.0])
+def test_bisection_probes_out_of_budget_give_way_to_a_linear_step(solver: str, timeout: float | None,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """objective=auto with a budget of one conflict: the bisection probes (is there a 3-colouring of
+    the 23-vertex Mycielski graph?) run out, linear steps take over, and the optimum 5 is still proven;
+    with a time limit CaDiCaL searches in slices (`_budgeted`) and the budget spans them. Lingeling
+    takes no budget: its probes run to the end."""
+    import csp2sat.solver
+
+    monkeypatch.setattr(csp2sat.solver, "PROBE_CONFLICTS", 1)
+    text = _mycielskian_colouring(3)
+    answers: list[int] = []
+    result = csp2sat.solve(text, solver=solver, timeout=timeout, options={"symmetry": "off"},
+                           on_answer=lambda values, shown: answers.append(values["colours"]))
+    assert (result.status, result.objective) == ("OPTIMUM FOUND", 5)
+    assert answers == sorted(answers, reverse=True) and len(set(answers)) == len(answers)
+    out_of_budget = result.stats.get("probes_out_of_budget", 0)
+    assert out_of_budget == 0 if solver == "lingeling" else out_of_budget >= 1, result.stats
+    # the budget ends with its probe: the linear step and the final refutation were searched to the end
+    assert result.stats["objective_strategy"] == "binary, budgeted"
+
+
+@pytest.mark.parametrize("solver", ["glucose4", "cadical195", "minisat22"])
+def test_a_conflict_budget_holds_for_one_search_only(solver: str) -> None:
+    from pysat.examples.genhard import PHP
+
+    from csp2sat.solver import new_solver, takes_budget
+
+    assert takes_budget(solver)
+    sat = new_solver(solver, bootstrap_with=PHP(7).clauses)
+    try:
+        assert sat.solve([], conflicts=10) is None
+        assert sat.solve([]) is False  # MiniSat's budget would still hold here if it were not lifted
+    finally:
+        sat.delete()
+
+
 @pytest.mark.parametrize("options", STRATEGIES)
 def test_a_cut_objective_domain_keeps_cumulative_s_horizon(options: dict[str, str]) -> None:
     """Found by the test above: cumulative's horizon comes from the declared domains, so a window or shrink

@@ -139,7 +139,7 @@ def test_verbose_output_says_how_the_search_ran(tmp_path, capsys: pytest.Capture
     assert status == 0 and re.search(r"^c search     cadical195, satmode focus, objective linear, [\d,]+ conflicts$", err, re.M)
     # glucose has no search modes: the line does not claim one
     status, _, err = run_cli(capsys, "solve", "-v", "--solver", "glucose4", "-O", "satmode=focus", str(path))
-    assert status == 0 and re.search(r"^c search     glucose4, objective binary, [\d,]+ conflicts$", err, re.M)
+    assert status == 0 and re.search(r"^c search     glucose4, objective binary, budgeted, [\d,]+ conflicts$", err, re.M)
     path.write_text(SAT)
     status, _, err = run_cli(capsys, "solve", "-v", str(path))
     # no objective, and bounds leave the alldifferent two values for two terms: --solver auto picks Glucose
