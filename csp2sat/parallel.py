@@ -19,7 +19,7 @@ itself: the problem is scattered once to every worker, tasks carry only cubes.
 Portfolio (`portfolio_solve`, ``solve --jobs N``): N local processes run
 different PySAT solvers on the same CNF; the first proof (UNSAT, SAT without
 objective, or optimum) wins and the others are terminated. With an objective
-each worker bisects (like `csp2sat.solver.Search`) and they share two numbers
+each worker bisects (like `csp2sat.solver.Search`, with its `ProbeBudget`) and they share two numbers
 through shared memory: the best objective found by anyone (an upper bound on
 the next target) and the best proven bound (below it no answer exists); every
 improvement is sent with its answer to the coordinator, which prints it.
@@ -439,7 +439,7 @@ def race(model: Any, compiled: Any, solver_name: str, verify: bool, board: Any) 
     `board.end(kind, detail)`: unsat, sat (the answer), optimum (its rank) or error.
     Used by the local portfolio (shared memory) and on Dask (csp2sat.dask_portfolio).
     """
-    from csp2sat.solver import Search
+    from csp2sat.solver import ProbeBudget, Search
 
     try:
         search = Search(model, compiled, solver=solver_name, verify=verify)
@@ -463,16 +463,22 @@ def race(model: Any, compiled: Any, solver_name: str, verify: bool, board: Any) 
             return rank
 
         mine = report(values)
+        budget = ProbeBudget(search.stats.get("conflicts", 0)) if compiled.options.get("objective", "auto") == "auto" else None
         while True:
             lo = board.proven()
             top = min(mine, board.best())  # someone else's better answer bounds my search too
             if lo >= top:
                 break
-            target = ranked[lo + (top - lo) // 2]
+            linear = bool(budget and budget.linear_next) or lo + (top - lo) // 2 == top - 1
+            target = ranked[top - 1] if linear else ranked[lo + (top - lo) // 2]
             bound = search._at_least_as_good(objective.var, target, minimise)
             if bound is True:
                 break
-            if bound is False or not search._solve([bound]):
+            found = bound is not False and search._solve([bound], budget.for_probe(linear) if budget else None)
+            if found is None:
+                budget.ran_out(search.stats)
+                continue
+            if not found:
                 if bound is not False:
                     search.sat.add_clause([-bound])
                 board.prove(position[target] + 1)

@@ -1028,6 +1028,30 @@ def verify_answer(model: Model, values: Mapping[str, Union[int, bool]]) -> None:
         )
 
 
+class ProbeBudget:
+    """``objective=auto``'s conflict budget for bisection probes (`Search.run`, the portfolio's racers).
+
+    A probe may use `conflicts` (at first `PROBE_CONFLICTS`, or what the first answer took if
+    more); one that runs out doubles it and makes the next probe a linear step, which has no
+    budget: its answer, or its refutation of every open value, is needed anyway.
+    """
+
+    def __init__(self, first_answer_conflicts: int) -> None:
+        self.conflicts = max(PROBE_CONFLICTS, first_answer_conflicts)
+        self.linear_next = False
+
+    def for_probe(self, linear: bool) -> int | None:
+        """The budget of the next probe (None for a linear one), which clears `linear_next`."""
+        self.linear_next = False
+        return None if linear else self.conflicts
+
+    def ran_out(self, stats: dict) -> None:
+        """The last probe used up its budget: double it, step linearly next, count it in `stats`."""
+        stats["probes_out_of_budget"] = stats.get("probes_out_of_budget", 0) + 1
+        self.conflicts *= 2
+        self.linear_next = True
+
+
 class Search:
     """One incremental search over a compiled model: satisfiability, then optimisation if asked.
 
@@ -1134,9 +1158,7 @@ class Search:
         strategy = self.compiled.options.get("objective", "auto")
         self.stats["objective_strategy"] = strategy if strategy != "auto" else "binary, budgeted"
         step = 1  # "gallop": how many open values the next target skips (doubles after SAT, halves after UNSAT)
-        # "auto": the conflicts a bisection probe may use; at least what the first answer took
-        budget = max(PROBE_CONFLICTS, self.stats.get("conflicts", 0))
-        linear_step = False  # "auto": the last probe ran out of its budget, so ask for any better answer next
+        budget = ProbeBudget(self.stats.get("conflicts", 0)) if strategy == "auto" else None
         better = (lambda v, w: v < w) if minimise else (lambda v, w: v > w)
         # `open_values`: the objective's values better than the best answer that no proof has excluded,
         # best first; the search ends when none is left.
@@ -1150,21 +1172,17 @@ class Search:
                     break
             # Bisection: the middle of the open values; linear: the worst open value (anything better than best);
             # gallop: `step` values better than the best answer.
-            if strategy == "linear" or linear_step:
+            if strategy == "linear" or (budget and budget.linear_next):
                 target = open_values[-1]
             elif strategy == "gallop":
                 target = open_values[max(0, len(open_values) - step)]
             else:
                 target = open_values[(len(open_values) - 1) // 2]
-            # Only a bisection probe has a budget: the linear step's answer or refutation is needed anyway.
-            conflicts = budget if strategy == "auto" and target != open_values[-1] else None
-            linear_step = False
+            conflicts = budget.for_probe(target == open_values[-1]) if budget else None
             bound = self._at_least_as_good(objective.var, target, minimise)
             found = bound is not False and self._solve([] if bound is True else [bound], conflicts)
             if found is None:
-                self.stats["probes_out_of_budget"] = self.stats.get("probes_out_of_budget", 0) + 1
-                budget *= 2
-                linear_step = True
+                budget.ran_out(self.stats)
                 continue
             if found:
                 values = self._answer()

@@ -98,6 +98,45 @@ def test_bisection_probes_out_of_budget_give_way_to_a_linear_step(solver: str, t
     assert result.stats["objective_strategy"] == "binary, budgeted"
 
 
+@pytest.mark.parametrize("solver", ["minisat22", "cadical195"])
+def test_a_portfolio_racer_takes_linear_steps_when_its_probes_run_out(solver: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The racers of `solve --jobs N` bisect with the same budget as `Search.run` (csp2sat.parallel.race).
+
+    (Solvers whose budget is exact: Glucose checks it only now and then, and refutes 3 colours within its overshoot.)"""
+    import csp2sat.solver
+    from csp2sat.compiler import compile_model
+    from csp2sat.parallel import race
+
+    monkeypatch.setattr(csp2sat.solver, "PROBE_CONFLICTS", 1)
+    ran_out = csp2sat.solver.ProbeBudget.ran_out
+    runs: list[int] = []
+    monkeypatch.setattr(csp2sat.solver.ProbeBudget, "ran_out", lambda self, stats: (runs.append(1), ran_out(self, stats)))
+
+    class Board:  # one racer alone: the bounds are its own
+        best_rank, proven_rank, ends = 1 << 62, 0, []
+
+        def best(self) -> int:
+            return self.best_rank
+
+        def proven(self) -> int:
+            return self.proven_rank
+
+        def offer(self, rank: int, values: dict, shown: tuple) -> None:
+            self.best_rank = min(self.best_rank, rank)
+
+        def prove(self, rank: int) -> None:
+            self.proven_rank = max(self.proven_rank, rank)
+
+        def end(self, kind: str, detail) -> None:
+            self.ends.append((kind, detail))
+
+    model = csp2sat.parse(_mycielskian_colouring(3))
+    compiled = compile_model(model, options={"symmetry": "off"}, single_answer=True)
+    board = Board()
+    race(model, compiled, solver, True, board)
+    assert board.ends == [("optimum", compiled.domain_values(model.objective.var).index(5))] and runs
+
+
 @pytest.mark.parametrize("solver", ["glucose4", "cadical195", "minisat22"])
 def test_a_conflict_budget_holds_for_one_search_only(solver: str) -> None:
     from pysat.examples.genhard import PHP
