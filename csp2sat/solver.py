@@ -769,8 +769,9 @@ def _import_pipeline() -> None:
     rest of the process: seen, numpy without `matrix` (a submodule kept a reference to the
     interrupted `numpy`) after `solve(..., timeout=0.3)` in a fresh process, so every later
     call failed with AttributeError. Imported here, a stop can no longer land inside them.
+    numpy, which only large formulas need, is left to `encoders.cnf.numpy_module`, which
+    holds the signals back while it imports.
     """
-    import numpy  # noqa: F401
     import pysat.solvers  # noqa: F401
 
     import csp2sat.checker  # noqa: F401

@@ -28,7 +28,7 @@ from bisect import bisect_left, bisect_right
 from typing import Callable, Sequence
 
 from csp2sat.encoders.cardinality import at_most_one
-from csp2sat.encoders.cnf import ClauseBuffer, Pool
+from csp2sat.encoders.cnf import ClauseBuffer, Pool, numpy_module
 from csp2sat.syntax import Domain
 
 
@@ -231,8 +231,7 @@ class OrderEncoding:
         self._vec = None
         if self.vectorise and m >= 2 and len(tabs[-2][0]) >= VECTOR_MIN_VALUES \
                 and isinstance(tabs[-2][1], range) and isinstance(tabs[-1][1], range):
-            import numpy as np  # only here: a big CNF amortises its import (start-up of small files)
-
+            np = numpy_module()  # only here: a big CNF amortises its import (start-up of small files)
             self._vec = (np, np.asarray(tabs[-2][0], dtype=np.int64), np.asarray(tabs[-1][0], dtype=np.int64))
         try:
             self._rec(tabs, lbs, ubs, 0, c, prefix, out)
