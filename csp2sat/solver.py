@@ -1157,9 +1157,10 @@ class Search:
         self._best = result
         minimise = objective.sense == "minimize"
         strategy = self.compiled.options.get("objective", "auto")
-        self.stats["objective_strategy"] = strategy if strategy != "auto" else "binary, budgeted"
         step = 1  # "gallop": how many open values the next target skips (doubles after SAT, halves after UNSAT)
-        budget = ProbeBudget(self.stats.get("conflicts", 0)) if strategy == "auto" else None
+        # (Lingeling and Kissat take no budget: "auto" is plain bisection there)
+        budget = ProbeBudget(self.stats.get("conflicts", 0)) if strategy == "auto" and takes_budget(self.solver_name) else None
+        self.stats["objective_strategy"] = "binary, budgeted" if budget else "binary" if strategy == "auto" else strategy
         better = (lambda v, w: v < w) if minimise else (lambda v, w: v > w)
         # `open_values`: the objective's values better than the best answer that no proof has excluded,
         # best first; the search ends when none is left.
