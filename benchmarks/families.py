@@ -135,6 +135,28 @@ def mycielski_edges(k: int) -> tuple[int, list[tuple[int, int]]]:
     return n, sorted((min(a, b), max(a, b)) for a, b in edges)
 
 
+def insertions_edges(k: int, n: int) -> tuple[int, list[tuple[int, int]]]:
+    """DIMACS's k-Insertions_n graph (Caramia and Dell'Olmo), nodes 1..N.
+
+    The generalised Mycielskian ("cone") with k + 1 levels of copies, applied n - 1 times to K2:
+    copy i of a vertex is joined to copy i - 1 of its neighbours, the last copies to one new
+    vertex. Triangle-free, chromatic number n + 1; 1-Insertions_4 has 67 nodes and 232 edges,
+    2-Insertions_3 37 and 72, as in the DIMACS files.
+    """
+    levels = k + 1
+    nodes, edges = 2, [(1, 2)]
+    for _ in range(n - 1):
+        new = list(edges)
+        for level in range(1, levels + 1):
+            below, here = (level - 1) * nodes, level * nodes
+            for a, b in edges:
+                new += [(a + below, b + here), (b + below, a + here)]
+        top = (levels + 1) * nodes + 1
+        new += [(v + levels * nodes, top) for v in range(1, nodes + 1)]
+        nodes, edges = top, new
+    return nodes, sorted((min(a, b), max(a, b)) for a, b in edges)
+
+
 def colouring(name: str, n: int, edges: list[tuple[int, int]], ub: int) -> str:
     """Sugar's gcp-*: minimise the largest colour."""
     out = [f"; Graph Coloring Problem {name}", f"(int color 2 {ub})", "(objective minimize color)"]
@@ -257,6 +279,11 @@ def instances() -> Iterator[tuple[str, Callable[[], str]]]:
             n, edges = mycielski_edges(k)
             return colouring(f"myciel{k}", n, edges, MYCIEL_CHI[k] + 1)
         yield f"gcp-myciel{k}", gen
+    for k, n in ((2, 3), (3, 3), (4, 3), (1, 4), (2, 4), (1, 5)):
+        def gen(k=k, n=n) -> str:
+            nodes, edges = insertions_edges(k, n)
+            return colouring(f"{k}-Insertions_{n}", nodes, edges, n + 2)
+        yield f"gcp-{k}-Insertions_{n}", gen
     for n, p in ((30, 0.3), (50, 0.2), (70, 0.15)):
         def gen(n=n, p=p) -> str:
             nn, edges = random_colouring(n, p, seed=n)

@@ -76,3 +76,20 @@ def test_report_does_not_count_both_timing_out_as_slower():
     text = families.report({"rows": rows})
     assert "NOT met (0/2; both hit the time-out on 1: e)" in text
     assert "slower: f (csp2sat did not finish)" in text
+
+
+@pytest.mark.parametrize("k, n, nodes, edges", [(1, 4, 67, 232), (2, 3, 37, 72), (3, 3, 56, 110), (4, 3, 79, 156),
+                                                (1, 5, 202, 1227), (2, 4, 149, 541)])
+def test_insertion_graphs_have_the_dimacs_sizes(k: int, n: int, nodes: int, edges: int) -> None:
+    """The sizes of DIMACS's k-Insertions_n files (COLOR02), which the generator does not read."""
+    found_nodes, found_edges = families.insertions_edges(k, n)
+    assert (found_nodes, len(set(found_edges))) == (nodes, edges)
+    assert all(a != b for a, b in found_edges)
+
+
+def test_the_smallest_insertion_graph_has_chromatic_number_four() -> None:
+    import csp2sat
+
+    nodes, edges = families.insertions_edges(2, 3)
+    result = csp2sat.solve(families.colouring("2-Insertions_3", nodes, edges, 5))
+    assert (result.status, result.objective) == ("OPTIMUM FOUND", 4)
