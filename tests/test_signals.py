@@ -222,6 +222,9 @@ def test_an_interrupted_parallel_count_is_a_marked_lower_bound(tmp_path: Path, m
 _TWO_TIMEOUTS = """
 import os, signal, sys, time
 import csp2sat
+# Python's own Ctrl-C handler, as in a terminal, even where the test run was started in the
+# background (a shell's `&` leaves SIGINT ignored, and children inherit that)
+signal.signal(signal.SIGINT, signal.default_int_handler)
 path, solver = sys.argv[1], sys.argv[2]
 for attempt in (1, 2):
     start = time.monotonic()
@@ -395,6 +398,7 @@ class SigintHalfWay(importlib.abc.MetaPathFinder):
 
 
 sys.meta_path.insert(0, SigintHalfWay())
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a terminal (see _TWO_TIMEOUTS)
 from csp2sat.encoders.cnf import numpy_module
 try:
     numpy_module()
