@@ -35,11 +35,12 @@ STRATEGIES = [
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 
-def _check(text: str, options: dict[str, str]) -> None:
+def _check(text: str, options: dict[str, str], solver: str = "auto") -> None:
     model = csp2sat.parse(text)
     expected = brute_force(model)
     answers: list[int] = []
-    result = csp2sat.solve(model, options=options, on_answer=lambda values, shown: answers.append(values[model.objective.var]))
+    result = csp2sat.solve(model, solver=solver, options=options,
+                           on_answer=lambda values, shown: answers.append(values[model.objective.var]))
     assert result.status == expected.status, (options, text)
     assert result.objective == expected.optimum, (options, text)
     if expected.status == "UNSATISFIABLE":
@@ -96,6 +97,31 @@ def test_bisection_probes_out_of_budget_give_way_to_a_linear_step(solver: str, t
     assert out_of_budget == 0 if solver == "lingeling" else out_of_budget >= 1, result.stats
     # -v names the strategy; without budgets it is plain bisection
     assert result.stats["objective_strategy"] == ("binary" if solver == "lingeling" else "binary, budgeted")
+
+
+@SETTINGS
+@given(csp_texts(), st.sampled_from(["glucose4", "cadical195"]), st.randoms(use_true_random=False))
+def test_probes_that_run_out_at_random_still_reach_the_brute_force_optimum(text: str, solver: str, rnd) -> None:
+    """Fault injection: each budgeted probe gives up at once with probability 0.6, so the linear steps,
+    the doubled budgets and the bisection after them meet every shape of random problem."""
+    from unittest import mock
+
+    import csp2sat.solver
+
+    assume("(objective" in text)
+    try:
+        model = csp2sat.parse(text)
+    except CspError:
+        assume(False)
+    search = csp2sat.solver.Search._solve
+
+    def gives_up(self, assumptions, conflicts=None):
+        if conflicts is not None and rnd.random() < 0.6:
+            return None
+        return search(self, assumptions, conflicts)
+
+    with mock.patch.object(csp2sat.solver.Search, "_solve", gives_up):
+        _check(text, {"objective": "auto"}, solver)
 
 
 @pytest.mark.parametrize("solver", ["minisat22", "cadical195"])
