@@ -470,8 +470,9 @@ def race(model: Any, compiled: Any, solver_name: str, verify: bool, board: Any) 
             top = min(mine, board.best())  # someone else's better answer bounds my search too
             if lo >= top:
                 break
-            linear = bool(budget and budget.linear_next) or lo + (top - lo) // 2 == top - 1
-            target = ranked[top - 1] if linear else ranked[lo + (top - lo) // 2]
+            middle = lo + (top - lo) // 2
+            linear = bool(budget and budget.linear_next) or middle == top - 1
+            target = ranked[top - 1 if linear else middle]
             bound = search._at_least_as_good(objective.var, target, minimise)
             if bound is True:
                 break

@@ -1094,13 +1094,16 @@ class Search:
         self.sat.delete()
 
     def _solve(self, assumptions: list[int], conflicts: int | None = None) -> bool | None:
-        """Search under `assumptions`; None when `conflicts` is given and the search used them up undecided."""
+        """Search under `assumptions`; None when `conflicts` is given and the search used them up undecided.
+
+        `conflicts` only for a solver that `takes_budget` (callers make a `ProbeBudget` only then).
+        """
         start = time.perf_counter()
         cpu = time.process_time()
         self.stats["sat_calls"] += 1
         before = _conflicts(self.sat)
         try:
-            if conflicts is not None and takes_budget(self.solver_name):
+            if conflicts is not None:
                 found = self.sat.solve(assumptions=assumptions, conflicts=conflicts)
                 return None if found is None else bool(found)
             return bool(self.sat.solve(assumptions=assumptions))
