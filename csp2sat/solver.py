@@ -32,7 +32,9 @@ A tiny helper process watches the clock and the signals (a Python handler
 cannot run while C code searches holding the GIL) and sends SIGINT; outside a
 search that is a KeyboardInterrupt, so parsing and encoding stop the same way.
 A search of a solver with `interrupt()` (the MiniSat family, Glucose included)
-runs in `solve_limited` and is stopped by a thread of ours; the others (CaDiCaL,
+runs in `solve_limited` and is stopped by a thread of ours (Glucose, which hears
+it only between restarts, searches in a thread of its own that is abandoned when
+late: `_search_aside`); the others (CaDiCaL,
 Lingeling) stop only by PySAT's jump out of the search on SIGINT, whose traces
 `guarded` cleans up. An interrupted solver is only deleted, never asked
 anything again (CaDiCaL aborts the process on any other call).
@@ -93,7 +95,8 @@ class Capabilities:
     `phases`: `set_phases()`; `propagate`: `propagate()`, unit propagation under assumptions, which
     only ``-O enumerate=propagate`` uses (it falls back to blocking clauses without it);
     `interrupt`: `interrupt()` stops a `solve_limited(expect_interrupt=True)` from another
-    thread (the MiniSat family; not CaDiCaL, Lingeling, Kissat, CryptoMiniSat).
+    thread (the MiniSat family; not CaDiCaL, Lingeling, Kissat, CryptoMiniSat). Glucose hears it
+    only where a restart is due (`_LATE_INTERRUPT`).
     Every solver stops on SIGINT during `solve()`, by a jump out of the search that
     is unsafe when it lands inside the memory allocator (see `Watchdog`); searches of
     solvers with `interrupt` are stopped by `interrupt()` instead.
@@ -347,8 +350,8 @@ def _stoppable(sat, call):
             return call(*args, **kwargs)
         except BaseException as err:
             if is_interrupt(err) and not isinstance(err, StoppedBetweenSlices):
+                _abandon(sat)  # first: unblocking SIGINT in `_restore_sigint` may raise KeyboardInterrupt
                 _restore_sigint()
-                _abandon(sat)
             raise
 
     return stoppable
@@ -369,10 +372,12 @@ def _restore_sigint() -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
-def _interruptible(sat):
+def _interruptible(sat, late: bool = False):
     """`sat`'s `solve`, stopped by `interrupt()` from the watchdog's thread instead of PySAT's jump (see `Watchdog`).
 
     ``solve(assumptions, conflicts=N)`` gives up after about N conflicts and returns None.
+    `late`: the solver hears `interrupt()` only between its restarts (`_LATE_INTERRUPT`), so its
+    searches run aside (`_search_aside`).
     """
     jumping = sat.solve
 
@@ -395,7 +400,10 @@ def _interruptible(sat):
         try:
             if watchdog._stopping:
                 raise Interrupted("stopped before the search began")
-            found = sat.solve_limited(assumptions, expect_interrupt=True)
+            if late:
+                found = _search_aside(sat, assumptions, watchdog)
+            else:
+                found = sat.solve_limited(assumptions, expect_interrupt=True)
         finally:
             watchdog._searching = None
         if found is None:  # the conflict budget ran out, or `interrupt()` (the watchdog) ended the search
@@ -406,6 +414,52 @@ def _interruptible(sat):
 
     sat.solve = solve
     return sat
+
+
+# Solvers that hear `interrupt()` (and a conflict budget) only between restarts: Glucose 3 and 4 check
+# both where a restart is due, and their restarts are blocked while the trail is long (n-queens 350:
+# 33 k conflicts and 35 s without a restart, so a Ctrl-C or a time limit was heard 35 s late; 120 queens
+# with glucose4, minutes). Their searches run in a thread of their own (`_search_aside`).
+_LATE_INTERRUPT = ("glucose3", "glucose4", "glucose42", "gluecard3", "gluecard4")
+# Seconds a stopped search of such a solver gets to hear `interrupt()` before it is abandoned.
+LATE_GRACE_S = 1.0
+
+
+def _search_aside(sat, assumptions, watchdog) -> bool | None:
+    """`sat.solve_limited(assumptions)` in a thread of its own, stopped on time although the solver hears late.
+
+    The calling thread waits, where Python's signal handlers and the watchdog's stop reach it.
+    Once the run is stopped, the search gets `LATE_GRACE_S` seconds to hear `interrupt()`; a
+    search still running then is left to end on its own, in its daemon thread, and the stop is
+    raised at once (the caller abandons the solver: it is never used again, see `guarded`).
+    A thread per call costs about 0.13 ms, which only many short calls notice (`--count` of
+    16,384 answers with glucose4: 1.8-2.8 s before, 4.0-4.8 s now; enumeration's default is CaDiCaL).
+    """
+    outcome: dict = {}
+
+    def run() -> None:
+        try:
+            outcome["found"] = sat.solve_limited(assumptions, expect_interrupt=True)
+        except BaseException as error:  # handed to the caller below, unless the search was abandoned
+            outcome["error"] = error
+
+    worker = threading.Thread(target=run, name="csp2sat-search", daemon=True)
+    worker.start()
+    stopped_at = None
+    try:
+        while worker.is_alive():
+            worker.join(0.1)  # a signal's handler runs here (it raises KeyboardInterrupt); outside the main thread, polling
+            if watchdog._stopping:
+                stopped_at = stopped_at or time.monotonic()
+                if time.monotonic() - stopped_at > LATE_GRACE_S:
+                    raise Interrupted("the search did not hear the stop in time: abandoned")
+    except KeyboardInterrupt:
+        sat.interrupt()
+        worker.join(LATE_GRACE_S)
+        raise
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome.get("found")
 
 
 # Solvers without `interrupt()` whose searches take a conflict budget (`solve_limited` after
@@ -576,7 +630,7 @@ def new_solver(name: str = "cadical195", bootstrap_with=None, mode: str = "defau
     else:
         sat = Solver(name=_aliases()[main][0], bootstrap_with=bootstrap_with)
     if caps.interrupt:
-        sat = _interruptible(sat)
+        sat = _interruptible(sat, late=main in _LATE_INTERRUPT)
     elif main in _BUDGETED:
         sat = _budgeted(sat)
     sat = guarded(sat)

@@ -427,3 +427,54 @@ def test_a_small_run_does_not_import_numpy(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", script, str(small)], cwd=tmp_path, capture_output=True, text=True,
                           timeout=120)
     assert done.stderr.splitlines()[-1] == "False", done.stderr
+
+
+def _queens(folder: Path, n: int) -> Path:
+    """Sugar's n-queens model, where Glucose's restarts are blocked for a long time (see the tests below)."""
+    lines = [f"(int q_{i} 1 {n})" for i in range(1, n + 1)]
+    lines.append("(alldifferent " + " ".join(f"q_{i}" for i in range(1, n + 1)) + ")")
+    lines.append("(alldifferent " + " ".join(f"(+ q_{i} {i})" for i in range(1, n + 1)) + ")")
+    lines.append("(alldifferent " + " ".join(f"(- q_{i} {i})" for i in range(1, n + 1)) + ")")
+    path = folder / f"nqueens-{n}.csp"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+# Queens on which each Glucose searches for 25 s and more without a restart (measured with PySAT on the
+# CNF: `interrupt()` 3 s into the search was not heard within 25 s). Glucose 3 restarts on most smaller
+# boards (200 queens: 7 restarts in 2 s), Glucose 4 solves 200 queens in 2 s.
+_LATE_QUEENS = {"glucose3": 350, "gluecard3": 350, "glucose4": 120, "glucose42": 120, "gluecard4": 120}
+
+
+@pytest.mark.parametrize("solver", sorted(_LATE_QUEENS))
+def test_glucose_stops_on_time_between_its_restarts(tmp_path: Path, solver: str) -> None:
+    """Glucose hears `interrupt()` only where a restart is due, and on these queens its restarts are blocked
+    for 25 s and more: `--timeout` printed its `s UNKNOWN` that late (glucose4 on 120 queens: minutes).
+    Its searches now run in a thread of their own, abandoned a moment after the stop."""
+    queens = _queens(tmp_path, _LATE_QUEENS[solver])
+    start = time.monotonic()
+    done = subprocess.run(_command() + ["solve", "-v", "--solver", solver, "--timeout", "6", str(queens)],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout) == (0, "s UNKNOWN\n"), done.stderr
+    assert float(re.search(r"^c solve +([\d.]+) s", done.stderr, re.M).group(1)) >= 1.0  # stopped while searching
+    assert time.monotonic() - start < 12
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_stops_glucose_between_its_restarts(tmp_path: Path, sig: int) -> None:
+    proc = _start(["solve", "--solver", "glucose4", str(_queens(tmp_path, 120))], tmp_path)
+    time.sleep(2.0)  # searching by then (compiling and loading take half a second)
+    os.killpg(proc.pid, sig)
+    status, out, err, seconds = _finish(proc, within=60)
+    assert (status, out) == (0, "s UNKNOWN\n"), err
+    assert f"c stopped by {'SIGTERM' if sig == signal.SIGTERM else 'Ctrl-C'}" in err
+    assert seconds < 5, err
+
+
+def test_glucose_stops_on_time_outside_the_main_thread(tmp_path: Path) -> None:
+    """In a worker thread only the watchdog's `interrupt()` can stop a search: Glucose's is waited for
+    `LATE_GRACE_S`, then abandoned to its daemon thread."""
+    done = subprocess.run([sys.executable, "-c", _IN_A_THREAD, str(_queens(tmp_path, 120)), "glucose4"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    status, seconds = done.stdout.split()
+    assert status == "UNKNOWN" and int(seconds) < 6, done.stderr
