@@ -708,10 +708,12 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
         prefix = guards[origin] if guards and origin >= 0 else []
         _encode_clause(lits, prefix, order, pool, out, cards, log, seen)
     spread = 0  # alldifferents over more values than terms (not permutations): read by `solver.choose_solver`
+    placement = 0  # ... of them, value-wise over variables compared with nothing: read by `solver.sat_mode`
     for ad in normal.alldiffs:
         prefix = guards[ad.origin] if guards else []
         huge = any(is_log[v] for v in ad.vars)
-        if huge or len({v + o for x, o in zip(ad.vars, ad.offsets) for v in order.values[x]}) > len(ad.vars):
+        spreads = huge or len({v + o for x, o in zip(ad.vars, ad.offsets) for v in order.values[x]}) > len(ad.vars)
+        if spreads:
             spread += 1
         if huge:
             # Huge domains: no value-wise encoding; x + o ≠ y + p for each pair, by binary comparators.
@@ -726,7 +728,9 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
                     _encode_clause(ne, prefix, order, pool, out, cards, log, seen)
             continue
         compared = any(compared_vars[v] for v in ad.vars)
-        encode_alldifferent(order, ad.vars, ad.offsets, prefix, pool, out, opts["alldifferent"], compared)
+        method = encode_alldifferent(order, ad.vars, ad.offsets, prefix, pool, out, opts["alldifferent"], compared)
+        if spreads and method == "amo" and not compared:
+            placement += 1
     t2 = time.perf_counter()
     stats = {
         "normalise_s": t1 - t0,
@@ -745,4 +749,5 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
     stats["log_vars"] = len(log.bits) if log else 0
     stats["direct_vars"] = sum(order.direct)
     stats["alldifferent_spread"] = spread
+    stats["alldifferent_placement"] = placement
     return Compiled(model, normal, order, pool, out, sels, opts, stats, log)

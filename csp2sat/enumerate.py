@@ -710,7 +710,7 @@ def enumeration_settings(compiled: Any, model: Any, enumerating: bool = True) ->
     options = getattr(compiled, "options", None) or {}
     objective = getattr(model, "objective", None) is not None
     choice = options.get("satmode", "auto")
-    mode = "stable" if enumerating and choice == "auto" else sat_mode(choice, objective)
+    mode = "stable" if enumerating and choice == "auto" else sat_mode(choice, objective, getattr(compiled, "stats", None))
     return enumerate_method(options.get("enumerate", "auto")), mode
 
 

@@ -89,8 +89,8 @@ def encode_alldifferent(
     out: ClauseBuffer,
     method: str = "auto",
     compared: bool = True,
-) -> None:
-    """Clauses for ``prefix ∨ alldifferent(vars[i] + offsets[i])``.
+) -> str:
+    """Clauses for ``prefix ∨ alldifferent(vars[i] + offsets[i])``; returns the method used.
 
     `compared`: whether a variable of the terms meets another variable outside
     alldifferents (what ``"auto"`` needs to know, see `choose_method`).
@@ -116,14 +116,14 @@ def encode_alldifferent(
                 d = offsets[j] - offsets[i]
                 order.encode_le((1, -1), (vars[i], vars[j]), d - 1, prefix + [-less], out)
                 order.encode_le((1, -1), (vars[j], vars[i]), -d - 1, prefix + [less], out)
-        return
+        return method
     if method == "pairwise":
         for v, terms in by_value.items():
             neq = [order.not_equal(vars[i], v - offsets[i]) for i in terms]
             for a in range(len(terms)):
                 for b in range(a + 1, len(terms)):
                     out.add(prefix + neq[a] + neq[b])
-        return
+        return method
     for v, terms in by_value.items():
         if len(terms) < 2 and not permutation:
             continue
@@ -146,3 +146,4 @@ def encode_alldifferent(
         if permutation:
             out.add(prefix + lits)
         at_most_one(lits, prefix, pool, out)
+    return method

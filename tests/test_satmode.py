@@ -29,6 +29,7 @@ def test_every_mode_is_an_option_choice() -> None:
 def test_auto_is_the_solvers_own_alternation() -> None:
     assert sat_mode("auto", objective=False) == "default"
     assert sat_mode("auto", objective=True) == "default"
+    assert sat_mode("auto", objective=False, stats={"alldifferent_placement": 0}) == "default"
     for mode in SAT_MODES:
         assert sat_mode(mode, objective=False) == mode == sat_mode(mode, objective=True)
 
@@ -66,6 +67,28 @@ def test_search_records_the_mode_it_used(text: str, option: str, expected: str) 
     try:
         search.run()
         assert search.stats["sat_mode"] == expected
+    finally:
+        search.close()
+
+
+PLACEMENT = "(int x 1 5)\n(int y 1 5)\n(alldifferent x y)\n(> x 3)\n"  # 2 terms over 5 values, nothing else
+
+
+@pytest.mark.parametrize("alldifferent, objective, expected", [("amo", False, "focus"), ("pairwise", False, "default"),
+                                                               ("amo", True, "default")])
+def test_auto_focuses_on_placement_alldifferents(alldifferent: str, objective: bool, expected: str) -> None:
+    """n-queens' diagonals (more values than terms, value-wise, variables met by nothing else): focused mode
+    took 1.3-22 s on 80-600 queens where the alternation took 3.9-119 s; nothing else gets it."""
+    import csp2sat
+
+    text = PLACEMENT + ("(objective minimize y)\n" if objective else "")
+    model = csp2sat.parse(text)
+    compiled = compile_model(model, options={"alldifferent": alldifferent})
+    assert compiled.stats["alldifferent_placement"] == (alldifferent == "amo")
+    search = Search(model, compiled, solver="auto")
+    try:
+        assert search.run().status in ("SATISFIABLE", "OPTIMUM FOUND")
+        assert (search.stats["solver"], search.stats["sat_mode"]) == ("cadical195", expected)
     finally:
         search.close()
 
