@@ -467,6 +467,15 @@ def _search_aside(sat, assumptions, watchdog) -> bool | None:
 _BUDGETED = ("cadical103", "cadical153", "cadical195", "cadical300")
 SLICE_S = 1.0  # longest slice of a budgeted search: how late it hears a Ctrl-C or SIGTERM
 FIRST_SLICE_CONFLICTS = 2000
+# The first slice's rate is unknown: it is sized as if a conflict cost this many seconds per clause of the
+# formula (measured with CaDiCaL 1.9.5: 0.5-1.6 ns; nqueens-500, 2.7 M clauses, 2.6 ms a conflict), so a big
+# formula's first slice ends near the deadline (nqueens-500 with `--timeout 6`: 8.2 s before, 2000 conflicts).
+CONFLICT_S_PER_CLAUSE = 2e-9
+
+
+def first_slice_conflicts(seconds: float, clauses: int) -> int:
+    """The conflict budget of a budgeted search's first slice, meant to last at most `seconds` (`_budgeted`)."""
+    return max(100, min(FIRST_SLICE_CONFLICTS, int(seconds / (CONFLICT_S_PER_CLAUSE * max(clauses, 1)))))
 
 
 def takes_budget(name: str) -> bool:
@@ -532,11 +541,13 @@ def _budgeted(sat):
         """The next slice's budget: the conflicts expected in 70% of the time left (all of it near the end)."""
         left = max(deadline - time.monotonic(), 0.01)
         seconds = (left if left < 2.0 else 0.7 * left) if command else min(left, SLICE_S)
+        if rate is None:
+            return first_slice_conflicts(seconds, sat.nof_clauses())
         return max(100, int(rate * seconds))
 
     def sliced(watchdog, assumptions, command: bool, conflicts: int | None):
         nonlocal rate
-        budget = conflicts_until(watchdog.deadline, command) if rate else FIRST_SLICE_CONFLICTS
+        budget = conflicts_until(watchdog.deadline, command)
         left = conflicts  # of the caller's budget (None: no budget)
         while True:
             if watchdog._stopping or watchdog.expired():

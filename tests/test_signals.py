@@ -478,3 +478,13 @@ def test_glucose_stops_on_time_outside_the_main_thread(tmp_path: Path) -> None:
                           cwd=tmp_path, capture_output=True, text=True, timeout=120)
     status, seconds = done.stdout.split()
     assert status == "UNKNOWN" and int(seconds) < 6, done.stderr
+
+
+def test_a_big_formulas_first_slice_fits_the_time_left() -> None:
+    """CaDiCaL's first budgeted slice had 2000 conflicts whatever the formula: at 2.6 ms a conflict
+    (nqueens-500, 2.7 M clauses) `--timeout 6` ended at 8.2 s. It is now sized from the clause count."""
+    from csp2sat.solver import FIRST_SLICE_CONFLICTS, first_slice_conflicts
+
+    assert first_slice_conflicts(1.6, 2_733_290) < 1.6 / 2.6e-3  # fits, at nqueens-500's measured cost
+    assert first_slice_conflicts(1.0, 50_000) == FIRST_SLICE_CONFLICTS  # small formulas as before
+    assert first_slice_conflicts(0.01, 10_000_000) == 100  # never less than a useful slice
