@@ -439,7 +439,7 @@ def race(model: Any, compiled: Any, solver_name: str, verify: bool, board: Any) 
     `board.end(kind, detail)`: unsat, sat (the answer), optimum (its rank) or error.
     Used by the local portfolio (shared memory) and on Dask (csp2sat.dask_portfolio).
     """
-    from csp2sat.solver import ProbeBudget, Search, takes_budget
+    from csp2sat.solver import ProbeBudget, Search
 
     try:
         search = Search(model, compiled, solver=solver_name, verify=verify)
@@ -463,8 +463,7 @@ def race(model: Any, compiled: Any, solver_name: str, verify: bool, board: Any) 
             return rank
 
         mine = report(values)
-        budgeted = compiled.options.get("objective", "auto") == "auto" and takes_budget(search.solver_name)
-        budget = ProbeBudget(search.stats.get("conflicts", 0)) if budgeted else None
+        budget = ProbeBudget.of(search)
         while True:
             lo = board.proven()
             top = min(mine, board.best())  # someone else's better answer bounds my search too

@@ -1120,6 +1120,14 @@ class ProbeBudget:
         self.linear_next = False
         return None if linear else self.conflicts
 
+    @staticmethod
+    def of(search: "Search") -> "ProbeBudget | None":
+        """The budget `search`'s probes get: one under ``objective=auto`` with a solver that takes budgets
+        (Lingeling and Kissat do not: "auto" is plain bisection there), else None."""
+        if search.compiled.options.get("objective", "auto") == "auto" and takes_budget(search.solver_name):
+            return ProbeBudget(search.stats.get("conflicts", 0))
+        return None
+
     def ran_out(self, stats: dict) -> None:
         """The last probe used up its budget: double it, step linearly next, count it in `stats`."""
         stats["probes_out_of_budget"] = stats.get("probes_out_of_budget", 0) + 1
@@ -1236,8 +1244,7 @@ class Search:
         minimise = objective.sense == "minimize"
         strategy = self.compiled.options.get("objective", "auto")
         step = 1  # "gallop": how many open values the next target skips (doubles after SAT, halves after UNSAT)
-        # (Lingeling and Kissat take no budget: "auto" is plain bisection there)
-        budget = ProbeBudget(self.stats.get("conflicts", 0)) if strategy == "auto" and takes_budget(self.solver_name) else None
+        budget = ProbeBudget.of(self)
         self.stats["objective_strategy"] = "binary, budgeted" if budget else "binary" if strategy == "auto" else strategy
         better = (lambda v, w: v < w) if minimise else (lambda v, w: v > w)
         # `open_values`: the objective's values better than the best answer that no proof has excluded,

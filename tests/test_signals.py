@@ -430,13 +430,12 @@ def test_a_small_run_does_not_import_numpy(tmp_path: Path) -> None:
 
 
 def _queens(folder: Path, n: int) -> Path:
-    """Sugar's n-queens model, where Glucose's restarts are blocked for a long time (see the tests below)."""
-    lines = [f"(int q_{i} 1 {n})" for i in range(1, n + 1)]
-    lines.append("(alldifferent " + " ".join(f"q_{i}" for i in range(1, n + 1)) + ")")
-    lines.append("(alldifferent " + " ".join(f"(+ q_{i} {i})" for i in range(1, n + 1)) + ")")
-    lines.append("(alldifferent " + " ".join(f"(- q_{i} {i})" for i in range(1, n + 1)) + ")")
+    """Sugar's n-queens model (benchmarks/families.py), where Glucose's restarts are blocked for a long time."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import families
+
     path = folder / f"nqueens-{n}.csp"
-    path.write_text("\n".join(lines) + "\n")
+    path.write_text(families.nqueens(n))
     return path
 
 
