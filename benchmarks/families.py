@@ -299,6 +299,29 @@ def instances() -> Iterator[tuple[str, Callable[[], str]]]:
         yield f"linear-{n}-{m}-{k}-{d}", lambda n=n, m=m, k=k, d=d: random_linear(n, m, k, d, seed=n)
 
 
+def unseen_instances() -> Iterator[tuple[str, Callable[[], str]]]:
+    """(name, generator) of members of the same families at seeds and sizes that no tuning used (`--unseen`).
+
+    A check that the families' figures are no artefact of the instances above: the random
+    families at new seeds (and a few new sizes), n-queens at sizes between the listed ones.
+    Chosen once (2026-11-29) without running them first; do not tune to these either.
+    """
+    for n, seed in ((5, 501), (6, 601), (7, 701), (8, 801)):
+        yield f"oss-random-{n}x{n}-s{seed}", lambda n=n, seed=seed: open_shop(n, seed=seed)
+    for n, m, seed in ((7, 7, 707), (9, 9, 909), (10, 6, 1006), (12, 5, 1205), (12, 6, 1206)):
+        yield f"jss-random-{n}x{m}-s{seed}", lambda n=n, m=m, seed=seed: job_shop(n, m, seed=seed)
+    for n, p, seed in ((40, 0.3, 401), (60, 0.2, 601), (80, 0.15, 801), (100, 0.1, 1001)):
+        def gen(n=n, p=p, seed=seed) -> str:
+            nn, edges = random_colouring(n, p, seed=seed)
+            return colouring(f"random G({n},{p}) seed {seed}", nn, edges, 12)
+        yield f"gcp-random-{n}-s{seed}", gen
+    for n in (30, 75, 150, 300):
+        yield f"nqueens-{n}", lambda n=n: nqueens(n)
+    for n, m, k, d, seed in ((30, 15, 5, 25, 3), (40, 20, 5, 40, 4), (50, 25, 4, 60, 5)):
+        yield (f"linear-{n}-{m}-{k}-{d}-s{seed}",
+               lambda n=n, m=m, k=k, d=d, seed=seed: random_linear(n, m, k, d, seed=seed))
+
+
 def compare(before_path: str, after_path: str) -> str:
     """A Markdown table of two result files side by side: status, clauses, total seconds, peak MB."""
     def load(path: str) -> dict[str, dict]:
@@ -582,15 +605,16 @@ def report_page(data: dict) -> str:
 def main_side_by_side(chosen: list[tuple[str, Callable[[], str]]], args: argparse.Namespace) -> int:
     """--sugar: run both tools, print the report; save it unless --csp (a partial --only run updates its rows)."""
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    output = Path(args.output) if args.output != str(RESULTS / "families.json") else VS_SUGAR_JSON
+    default = RESULTS / "families-vs-sugar-unseen.json" if args.unseen else VS_SUGAR_JSON
+    output = Path(args.output) if args.output != str(RESULTS / "families.json") else default
     previous = json.loads(output.read_text(encoding="utf-8")) if args.only and output.exists() else None
 
     def save(rows: list[dict]) -> dict:
         # Written after every instance, so that a long run stopped early keeps what it measured.
         data = {"date": started, "timeout": args.timeout, "solver": args.solver, "options": args.encoding,
                 "sugar_description": args.sugar_description, "rows": rows}
-        if args.csp:
-            return data
+        if args.csp and output == VS_SUGAR_JSON:
+            return data  # files of the user's own are no rows of the families' table; --output saves them
         if previous and all(previous.get(k) == data[k] for k in ("timeout", "solver", "options")):
             fresh = {row["name"]: row for row in rows}
             data["rows"] = [fresh.pop(row["name"], row) for row in previous["rows"]] + list(fresh.values())
@@ -642,6 +666,8 @@ def main() -> int:
                         help="compiler option, e.g. -O alldifferent=pairwise")
     parser.add_argument("--output", default=str(RESULTS / "families.json"), help="JSON file to write")
     parser.add_argument("--list", action="store_true", help="list the instance names and exit")
+    parser.add_argument("--unseen", action="store_true",
+                        help="the unseen members (other seeds and sizes of the same families) instead of the listed ones")
     parser.add_argument("--write", metavar="DIR", help="write the .csp files into DIR and exit")
     parser.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"), help="compare two result files and exit")
     side = parser.add_argument_group("side by side with Sugar")
@@ -653,7 +679,7 @@ def main() -> int:
     side.add_argument("--csp2sat", default=str(Path(sys.executable).with_name("csp2sat")), metavar="COMMAND",
                       help="the csp2sat command (default: the one next to this Python)")
     side.add_argument("--csp", action="append", default=[], metavar="FILE",
-                      help="with --sugar: run these .csp files instead of the generated families (not saved)")
+                      help="with --sugar: run these .csp files instead of the generated families (saved only with --output)")
     side.add_argument("--report", metavar="JSON",
                       help="write the Markdown report of a side-by-side result file next to it (.md) and print it")
     parser.add_argument("--compare-search", nargs=2, metavar=("BEFORE", "AFTER"),
@@ -667,18 +693,19 @@ def main() -> int:
         Path(args.report).with_suffix(".md").write_text(page, encoding="utf-8")
         print(page)
         return 0
+    family = unseen_instances if args.unseen else instances
     if args.csp:
         if not args.sugar:
             parser.error("--csp needs --sugar")
         chosen = [(Path(f).stem, lambda f=f: Path(f).read_text(encoding="utf-8")) for f in args.csp]
     else:
-        chosen = [(name, gen) for name, gen in instances() if not args.only or any(o in name for o in args.only)]
+        chosen = [(name, gen) for name, gen in family() if not args.only or any(o in name for o in args.only)]
     if args.sugar:
         return main_side_by_side(chosen, args)
     if args.compare_search:
         print(compare_search(*args.compare_search))
         return 0
-    chosen = [(name, gen) for name, gen in instances() if not args.only or any(o in name for o in args.only)]
+    chosen = [(name, gen) for name, gen in family() if not args.only or any(o in name for o in args.only)]
     if args.list:
         print("\n".join(name for name, _ in chosen))
         return 0

@@ -93,3 +93,15 @@ def test_the_smallest_insertion_graph_has_chromatic_number_four() -> None:
     nodes, edges = families.insertions_edges(2, 3)
     result = csp2sat.solve(families.colouring("2-Insertions_3", nodes, edges, 5))
     assert (result.status, result.objective) == ("OPTIMUM FOUND", 4)
+
+
+def test_unseen_members_are_other_files_of_the_same_families() -> None:
+    """`--unseen`: no name and no file of the listed instances comes back (a different seed or size each)."""
+    listed = dict(families.instances())
+    unseen = list(families.unseen_instances())
+    assert unseen and not set(name for name, _ in unseen) & set(listed)
+    prefixes = {name.split("-")[0] for name in listed}
+    assert all(name.split("-")[0] in prefixes for name, _ in unseen)
+    small = [(name, gen) for name, gen in unseen if name in ("oss-random-5x5-s501", "gcp-random-40-s401", "nqueens-30")]
+    texts = {gen() for _, gen in small}
+    assert len(texts) == 3 and not texts & {gen() for name, gen in listed.items() if "oss-random-5x5" in name}
