@@ -21,10 +21,11 @@ Methods, chosen by the compiler option ``alldifferent``:
 * ``"auto"`` (default, `choose_method`): value-wise for a permutation whose
   variables meet no other variable outside alldifferents (sudoku, Latin squares,
   n-queens' rows: the at-least-one per value is their strongest rule); otherwise,
-  while the pairwise encoding is small (at most `PAIRWISE_LIMIT` clauses for the
-  constraint), relational for a permutation of at least `RELATIONAL_MIN_TERMS`
-  terms (knight's tours, magic squares: their sums and differences make the order
-  between terms worth learning) and pairwise otherwise; above, value-wise. See
+  relational for a permutation of at least `RELATIONAL_MIN_TERMS` terms (knight's
+  tours, magic squares: their sums and differences make the order between terms
+  worth learning) while its pairwise encoding has at most `RELATIONAL_PAIRWISE_LIMIT`
+  clauses; otherwise pairwise while that is small (at most `PAIRWISE_LIMIT` clauses
+  for the constraint), and value-wise above. See
   docs/performance.md for the measurements behind the rule.
 """
 
@@ -44,6 +45,10 @@ PAIRWISE_LIMIT = 150_000
 # ... and makes it relational for a compared permutation of at least this many terms (knight's
 # tours, magic squares: 25+ terms); shorter ones search better pairwise.
 RELATIONAL_MIN_TERMS = 20
+# A compared permutation stays relational above PAIRWISE_LIMIT, up to this many pairwise clauses
+# (the relational encoding has about twice as many: 1 M pairwise is 121 terms, ~2 M clauses):
+# magicSquare-10x10 value-wise took 75-118 s of CPU, relational 13-17 s (docs/performance.md).
+RELATIONAL_PAIRWISE_LIMIT = 1_000_000
 
 
 def choose_method(method: str, terms: int, values: int, pairwise: int, compared: bool,
@@ -55,16 +60,18 @@ def choose_method(method: str, terms: int, values: int, pairwise: int, compared:
     says whether a variable of the terms also meets another variable elsewhere
     (a sum, a difference, a comparison; other alldifferents do not count).
     A permutation compared with nothing is value-wise: 25x25 sudokus need 100-800x
-    fewer conflicts than relational (docs/performance.md, "alldifferent").
+    fewer conflicts than relational (docs/performance.md, "alldifferent"). A compared one
+    of `RELATIONAL_MIN_TERMS` or more terms is relational up to `RELATIONAL_PAIRWISE_LIMIT`
+    (above `pairwise_limit`, where anything else turns value-wise).
     """
     if method != "auto":
         return method
     permutation = values == terms
     if permutation and not compared:
         return "amo"
-    if pairwise > pairwise_limit:
-        return "amo"
-    return "relational" if permutation and terms >= RELATIONAL_MIN_TERMS else "pairwise"
+    if permutation and terms >= RELATIONAL_MIN_TERMS and pairwise <= max(pairwise_limit, RELATIONAL_PAIRWISE_LIMIT):
+        return "relational"
+    return "amo" if pairwise > pairwise_limit else "pairwise"
 
 
 def _terms_by_value(order: OrderEncoding, vars: Sequence[int], offsets: Sequence[int]) -> dict[int, list[int]]:

@@ -448,6 +448,25 @@ def test_auto_alldifferent_is_relational_for_long_permutations_only_when_compare
     assert clauses(20, 21, "auto") == clauses(20, 21, "pairwise")  # not a permutation
 
 
+def test_auto_alldifferent_stays_relational_for_long_compared_permutations_up_to_its_own_limit() -> None:
+    """magicSquare-9x9 .. 11x11 and knight's tours of 9 .. 11 (81-121 terms, 262 k-878 k pairwise clauses) are
+    relational though their pairwise encoding is above `PAIRWISE_LIMIT`; beyond `RELATIONAL_PAIRWISE_LIMIT`,
+    and for anything but a compared permutation, the size rule stays value-wise."""
+    from csp2sat.encoders.alldifferent import PAIRWISE_LIMIT, RELATIONAL_PAIRWISE_LIMIT, choose_method
+
+    def pairwise(terms: int) -> int:  # a permutation: every value is open to every term
+        return terms * terms * (terms - 1) // 2
+
+    for terms in (81, 100, 121):
+        assert PAIRWISE_LIMIT < pairwise(terms) <= RELATIONAL_PAIRWISE_LIMIT
+        assert choose_method("auto", terms, terms, pairwise(terms), compared=True) == "relational"
+        assert choose_method("auto", terms, terms, pairwise(terms), compared=False) == "amo"
+        assert choose_method("auto", terms, terms + 1, pairwise(terms), compared=True) == "amo"
+    assert pairwise(144) > RELATIONAL_PAIRWISE_LIMIT
+    assert choose_method("auto", 144, 144, pairwise(144), compared=True) == "amo"
+    assert choose_method("auto", 64, 64, pairwise(64), compared=True) == "relational"  # as before
+
+
 @pytest.mark.parametrize("n", [9, 20, 25])
 def test_auto_alldifferent_is_value_wise_for_permutations_compared_with_nothing(n: int) -> None:
     # sudoku cells: only alldifferents and constants constrain them; the at-least-one per value decides
