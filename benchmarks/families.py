@@ -603,7 +603,7 @@ def report_page(data: dict) -> str:
 
 
 def main_side_by_side(chosen: list[tuple[str, Callable[[], str]]], args: argparse.Namespace) -> int:
-    """--sugar: run both tools, print the report; save it unless --csp (a partial --only run updates its rows)."""
+    """--sugar: run both tools, print the report; save it (--csp: only to an explicit --output; a partial --only run updates its rows)."""
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     default = RESULTS / "families-vs-sugar-unseen.json" if args.unseen else VS_SUGAR_JSON
     output = Path(args.output) if args.output != str(RESULTS / "families.json") else default
