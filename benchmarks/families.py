@@ -705,7 +705,6 @@ def main() -> int:
     if args.compare_search:
         print(compare_search(*args.compare_search))
         return 0
-    chosen = [(name, gen) for name, gen in family() if not args.only or any(o in name for o in args.only)]
     if args.list:
         print("\n".join(name for name, _ in chosen))
         return 0
