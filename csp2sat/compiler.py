@@ -27,6 +27,7 @@ from csp2sat.encoders.cnf import ClauseBuffer, Pool
 from csp2sat.encoders.log import LogEncoding
 from csp2sat.encoders.order import OrderEncoding
 from csp2sat.diagnostics import CspError, Exit
+from csp2sat.loading import load_clauses
 from csp2sat.normalise import MAX_DOMAIN_SIZE, MAX_LOG_DOMAIN_SIZE, MAX_SUM_TERMS, Linear, NormalCSP, normalise
 from csp2sat.syntax import Domain, Model, Objective
 
@@ -116,7 +117,7 @@ class Compiled:
 
     def load(self, solver: Any) -> None:
         """Add every clause to a PySAT solver (and, later, clauses that `le_literal` of a log variable adds)."""
-        solver.append_formula(self._buffer)
+        load_clauses(solver, self._buffer)
         if self.log is not None or self.order.direct:
             self._sinks.append(solver)
 
@@ -132,7 +133,7 @@ class Compiled:
             new = ClauseBuffer()
             new.lits = buf.lits[start:]
             for solver in self._sinks:
-                solver.append_formula(new)
+                load_clauses(solver, new)
         return lit
 
     def new_var(self) -> int:
