@@ -65,15 +65,18 @@ CHUNK = 1 << 20
 # Shorter runs of clauses of one length are cut from the chunk's list one by one (numpy's own
 # per-call cost would be more than it saves).
 MIN_RUN = 16
+# Rows of a run turned into lists at once: few enough that the lists alive together stay small
+# (all of a chunk's at once added ~90 MB to the peak of loading the families' big CNFs).
+ROWS = 4096
 
 
-def _chunk_clauses(np: ModuleType, flat: Any, ends: Any) -> list[list[list[int]]]:
-    """The clauses of one chunk of the buffer (`ends`: the positions of its 0s) as Python lists, in order.
+def _chunk_clauses(np: ModuleType, flat: Any, ends: Any) -> Iterator[list[int]]:
+    """The clauses of one chunk of the buffer (`flat`, a copy; `ends`: the positions of its 0s) as lists, in order.
 
     A run of clauses of one length becomes a matrix whose rows numpy turns into
-    lists in one call: most of a big CNF is long runs of binary or ternary clauses,
-    and per clause this is about twice as fast as cutting a flat list in Python
-    (loading magicSquare-8x8, 2 M clauses, into Glucose: 2.1-2.5 s -> 1.5-1.7 s with `load_clauses`).
+    lists a block at a time: most of a big CNF is long runs of binary or ternary
+    clauses, and per clause this is about twice as fast as cutting a flat list in
+    Python (see docs/performance.md, "Loading into the solver").
     """
     count = len(ends)
     begins = np.empty(count, dtype=np.int64)
@@ -81,21 +84,21 @@ def _chunk_clauses(np: ModuleType, flat: Any, ends: Any) -> list[list[list[int]]
     begins[1:] = ends[:-1] + 1
     lengths = ends - begins
     cuts = (np.flatnonzero(lengths[1:] != lengths[:-1]) + 1).tolist()
-    runs: list[list[list[int]]] = []
-    values = None
     for first, stop in zip([0] + cuts, cuts + [count]):
+        offset = int(begins[first])
         if stop - first >= MIN_RUN:
             width = int(lengths[first]) + 1
-            offset = int(begins[first])
-            rows = flat[offset: offset + (stop - first) * width].reshape(stop - first, width)
-            runs.append(rows[:, : width - 1].tolist())
+            rows = flat[offset: offset + (stop - first) * width].reshape(stop - first, width)[:, : width - 1]
+            for block in range(0, stop - first, ROWS):
+                yield from rows[block: block + ROWS].tolist()
             continue
-        if values is None:
-            values = flat.tolist()
-            starts = begins.tolist()
-            finals = ends.tolist()
-        runs.append([values[starts[k]: finals[k]] for k in range(first, stop)])
-    return runs
+        values = flat[offset: int(ends[stop - 1])].tolist()
+        begin = 0
+        for end, lit in enumerate(values):
+            if lit == 0:
+                yield values[begin:end]
+                begin = end + 1
+        yield values[begin:]
 
 
 class ClauseBuffer:
@@ -118,7 +121,7 @@ class ClauseBuffer:
         # would take ~9 times its own size (the peak memory of loading used to be there).
         lits = self.lits
         total = len(lits)
-        if total <= CHUNK:
+        if total <= CHUNK and "numpy" not in sys.modules:
             # Small formulas without numpy: its import costs more than a small problem's whole run.
             values = lits.tolist()
             begin = 0
@@ -140,12 +143,11 @@ class ClauseBuffer:
                 size *= 2
             if not len(ends):
                 raise ValueError("clause buffer does not end with 0")
-            clauses = _chunk_clauses(np, flat[: int(ends[-1]) + 1], ends)
-            # Release the buffer view before yielding: a live view would forbid appending clauses.
+            # A copy, and the view of the buffer released before yielding: a live view would forbid appending clauses.
+            chunk = flat[: int(ends[-1]) + 1].copy()
             del flat
-            for run in clauses:
-                yield from run
-            start += int(ends[-1]) + 1
+            start += len(chunk)
+            yield from _chunk_clauses(np, chunk, ends)
 
     def __len__(self) -> int:
         return self.count
