@@ -35,6 +35,7 @@ def _random_clauses(seed: int, count: int) -> list[list[int]]:
 @pytest.mark.parametrize("seed", [1, 2])
 def test_a_buffer_of_several_chunks_iterates_to_its_clauses(monkeypatch, seed: int) -> None:
     monkeypatch.setattr(cnf, "CHUNK", 4096)  # many chunks, so clauses and runs straddle their edges
+    monkeypatch.setattr(cnf, "ROWS", 7)  # and a long run is turned into lists in several blocks
     clauses = _random_clauses(seed, 20_000)
     clauses.insert(7_000, list(range(1, 10_000)))  # longer than a chunk: a chunk of its own
     buf = ClauseBuffer()
