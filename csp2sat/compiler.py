@@ -15,6 +15,7 @@ encoders add.
 from __future__ import annotations
 
 import time
+from array import array
 from typing import Any, Iterator
 
 from csp2sat import memory
@@ -114,6 +115,10 @@ class Compiled:
     def clauses(self) -> Iterator[list[int]]:
         """Every clause as a list of DIMACS literals."""
         return iter(self._buffer)
+
+    def literal_array(self) -> array:
+        """Every clause's literals, each clause followed by 0 (DIMACS order), as one `array('i')`; do not modify."""
+        return self._buffer.lits
 
     def load(self, solver: Any) -> None:
         """Add every clause to a PySAT solver (and, later, clauses that `le_literal` of a log variable adds)."""

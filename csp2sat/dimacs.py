@@ -36,6 +36,19 @@ MAP_FORMAT = "csp2sat-map"
 MAP_VERSION = 1
 
 
+# A CNF with at most this many variables has its literals' texts looked up in a table of every
+# literal's text (`_literal_texts`: ~60 bytes per literal, 30 MB at the limit); above it each
+# literal is formatted on its own. (`csp2sat encode` of magicSquare-10x10, 9.8 M clauses: 25.8 s -> 6.6 s.)
+TEXT_TABLE_VARS = 1 << 18
+# Literals turned into text and written at a time (1 << 20: 2x the peak memory of `encode` on magicSquare-8x8).
+WRITE_CHUNK = 1 << 16
+
+
+def _literal_texts(top: int) -> list[str]:
+    """The text of every literal -top..top, indexed by the literal itself (negative ones from the end); 0 ends a clause."""
+    return ["0\n"] + [str(v) for v in range(1, top + 1)] + [str(-v) for v in range(top, 0, -1)]
+
+
 def write_cnf(compiled: Any, out: TextIO, comments: Iterable[str] = ()) -> int:
     """Write the compiled clauses to `out` in DIMACS CNF, with `comments` as ``c`` lines first.
 
@@ -44,18 +57,28 @@ def write_cnf(compiled: Any, out: TextIO, comments: Iterable[str] = ()) -> int:
     """
     for line in comments:
         out.write(f"c {line}\n")
-    out.write(f"p cnf {compiled.num_vars} {compiled.num_clauses}\n")
-    # Clauses go out in chunks: one write per clause is slow for big files.
-    chunk: list[str] = []
+    top = compiled.num_vars
+    out.write(f"p cnf {top} {compiled.num_clauses}\n")
+    # The buffer is in DIMACS order already (each clause's literals, then 0): a chunk of it is one
+    # join of the literals' texts, with 0 written "0\n" and the space after it dropped.
+    lits = compiled.literal_array()
+    table = _literal_texts(top) if top <= TEXT_TABLE_VARS else None
     highest = 0
-    for clause in compiled.clauses():
-        if clause:
-            highest = max(highest, max(clause), -min(clause))
-        chunk.append(" ".join(map(str, clause)) + " 0\n" if clause else "0\n")
-        if len(chunk) >= 4096:
-            out.write("".join(chunk))
-            chunk.clear()
-    out.write("".join(chunk))
+    clause_ended = True
+    for start in range(0, len(lits), WRITE_CHUNK):
+        values = lits[start: start + WRITE_CHUNK].tolist()
+        chunk_highest = max(max(values), -min(values))
+        highest = max(highest, chunk_highest)
+        if table is not None and chunk_highest <= top:
+            words = list(map(table.__getitem__, values))
+        else:
+            words = list(map(str, values))
+            for k in [k for k, lit in enumerate(values) if not lit]:
+                words[k] = "0\n"
+        if not clause_ended:
+            out.write(" ")  # the chunk before ended inside a clause
+        out.write(" ".join(words).replace("\n ", "\n"))
+        clause_ended = values[-1] == 0
     return highest
 
 

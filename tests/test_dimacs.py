@@ -301,3 +301,52 @@ def test_encode_rejects_a_bad_encoding_option(tmp_path: Path, capsys: pytest.Cap
         status, out, err = run_cli(capsys, "encode", "-O", bad, str(source), "-o", str(tmp_path / "c"), "--map",
                                    str(tmp_path / "m"))
         assert (status, out) == (Exit.USAGE, "") and words in err, err
+
+
+# ---------------------------------------------------------------- writing DIMACS
+
+
+class _Clauses:
+    """Just what `write_cnf` reads of a compiled problem."""
+
+    def __init__(self, clauses: list[list[int]], num_vars: int) -> None:
+        from array import array
+
+        self.num_vars = num_vars
+        self.num_clauses = len(clauses)
+        self._lits = array("i", [lit for clause in clauses for lit in clause + [0]])
+
+    def literal_array(self):
+        return self._lits
+
+
+@pytest.mark.parametrize("table", [True, False])
+@pytest.mark.parametrize("chunk", [5, 7, 1 << 16])
+def test_write_cnf_writes_one_line_per_clause_whatever_the_chunks(monkeypatch, table: bool, chunk: int) -> None:
+    import io
+    import random
+
+    from csp2sat import dimacs
+
+    monkeypatch.setattr(dimacs, "WRITE_CHUNK", chunk)  # chunks that end inside clauses and on their 0s
+    if not table:
+        monkeypatch.setattr(dimacs, "TEXT_TABLE_VARS", 0)  # every literal formatted on its own
+    rng = random.Random(chunk)
+    clauses = [[rng.choice([-1, 1]) * rng.randint(1, 120) for _ in range(rng.choice([0, 1, 2, 3, 9]))]
+               for _ in range(400)]
+    clauses[:0] = [[], [], [1]]  # empty clauses first and back to back
+    out = io.StringIO()
+    highest = dimacs.write_cnf(_Clauses(clauses, 120), out, ["made by a test"])
+    expected = "c made by a test\np cnf 120 403\n" + "".join(" ".join(map(str, c + [0])) + "\n" for c in clauses)
+    assert out.getvalue() == expected
+    assert highest == max(abs(lit) for clause in clauses for lit in clause)
+
+
+def test_write_cnf_formats_literals_beyond_the_declared_variables() -> None:
+    import io
+
+    from csp2sat import dimacs
+
+    out = io.StringIO()  # a table of -3..3 must not be indexed by 5 (it would wrap round to another literal)
+    assert dimacs.write_cnf(_Clauses([[1, -5], [3]], 3), out) == 5
+    assert out.getvalue() == "p cnf 3 2\n1 -5 0\n3 0\n"
