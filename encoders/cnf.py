@@ -76,29 +76,39 @@ def _chunk_clauses(np: ModuleType, flat: Any, ends: Any) -> Iterator[list[int]]:
     A run of clauses of one length becomes a matrix whose rows numpy turns into
     lists a block at a time: most of a big CNF is long runs of binary or ternary
     clauses, and per clause this is about twice as fast as cutting a flat list in
-    Python (see docs/performance.md, "Loading into the solver").
+    Python (see docs/performance.md, "Loading into the solver"). The clauses between
+    two long runs (short runs, alternating lengths) are cut from one list together.
     """
     count = len(ends)
     begins = np.empty(count, dtype=np.int64)
     begins[0] = 0
     begins[1:] = ends[:-1] + 1
     lengths = ends - begins
-    cuts = (np.flatnonzero(lengths[1:] != lengths[:-1]) + 1).tolist()
-    for first, stop in zip([0] + cuts, cuts + [count]):
+    cuts = np.flatnonzero(lengths[1:] != lengths[:-1]) + 1
+    firsts = np.concatenate(([0], cuts))
+    stops = np.concatenate((cuts, [count]))
+    long_runs = np.flatnonzero(stops - firsts >= MIN_RUN)
+    done = 0  # clauses before this one have been yielded
+    for first, stop in zip(firsts[long_runs].tolist(), stops[long_runs].tolist()):
+        if done < first:
+            yield from _cut(flat, begins, ends, done, first)
         offset = int(begins[first])
-        if stop - first >= MIN_RUN:
-            width = int(lengths[first]) + 1
-            rows = flat[offset: offset + (stop - first) * width].reshape(stop - first, width)[:, : width - 1]
-            for block in range(0, stop - first, ROWS):
-                yield from rows[block: block + ROWS].tolist()
-            continue
-        values = flat[offset: int(ends[stop - 1])].tolist()
-        begin = 0
-        for end, lit in enumerate(values):
-            if lit == 0:
-                yield values[begin:end]
-                begin = end + 1
-        yield values[begin:]
+        width = int(lengths[first]) + 1
+        rows = flat[offset: offset + (stop - first) * width].reshape(stop - first, width)[:, : width - 1]
+        for block in range(0, stop - first, ROWS):
+            yield from rows[block: block + ROWS].tolist()
+        done = stop
+    if done < count:
+        yield from _cut(flat, begins, ends, done, count)
+
+
+def _cut(flat: Any, begins: Any, ends: Any, first: int, stop: int) -> Iterator[list[int]]:
+    """Clauses first..stop-1 of a chunk, cut one by one from one list of their literals."""
+    offset = int(begins[first])
+    values = flat[offset: int(ends[stop - 1])].tolist()
+    starts = (begins[first:stop] - offset).tolist()
+    finals = (ends[first:stop] - offset).tolist()
+    return map(values.__getitem__, map(slice, starts, finals))
 
 
 class ClauseBuffer:
