@@ -265,9 +265,27 @@ class _Pool:
         """
         if self.client is None:
             for executor in self.executors:
-                for process in list((getattr(executor, "_processes", None) or {}).values()):
-                    process.kill()  # SIGKILL: a worker still starting up has SIGTERM blocked
+                kill_workers(executor)
         self.close()
+
+
+def kill_workers(executor: cf.ProcessPoolExecutor) -> None:
+    """SIGKILL a local executor's processes (a worker still starting up has SIGTERM blocked), so that it can shut down.
+
+    A worker killed while writing a result leaves part of a message in the result pipe. As long as the
+    parent holds a writing end of that pipe too, the executor's manager thread waits for the rest of the
+    message for ever, and `shutdown(wait=True)` with it (CPython 3.11: `solve --all -j 2 --timeout 4`
+    hung in a loaded test run until its watchdog killed it). Without the parent's copy the read ends at
+    the last worker's death, and the executor sees its workers broken.
+    """
+    writer = getattr(getattr(executor, "_result_queue", None), "_writer", None)
+    if writer is not None:
+        try:
+            writer.close()
+        except OSError:
+            pass
+    for process in list((getattr(executor, "_processes", None) or {}).values()):
+        process.kill()
 
 
 def parallel_enumerate(

@@ -202,3 +202,34 @@ def test_share_gives_an_idle_worker_every_other_item_of_the_longest_queue() -> N
     single = [deque([([1], [], 0)]), deque()]
     _share(single, [1], None, 8)  # one item and nothing to split it with: the idle worker waits
     assert [len(q) for q in single] == [1, 0]
+
+
+def _half_a_result() -> None:
+    """In a worker: the first part of a result message (its length says 1,000 bytes, 10 follow), then a long wait."""
+    import struct
+    import time
+
+    result_queue = sys._getframe(1).f_locals["result_queue"]  # concurrent.futures.process._process_worker's
+    os.write(result_queue._writer.fileno(), struct.pack("!i", 1000) + b"x" * 10)
+    time.sleep(60)
+
+
+def test_killing_workers_in_the_middle_of_a_result_lets_the_executor_shut_down() -> None:
+    """A worker killed while writing a result: shutdown(wait=True) hung for ever while the parent held a
+    writing end of the result pipe (`solve --all -j 2 --timeout 4` under load, ended by its watchdog)."""
+    import concurrent.futures as cf
+    import multiprocessing
+    import threading
+    import time
+
+    from csp2sat.parallel import kill_workers
+
+    executor = cf.ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    assert executor.submit(abs, -1).result() == 1  # the worker is up
+    executor.submit(_half_a_result)
+    time.sleep(1.0)  # the executor is reading the rest of that message by now
+    kill_workers(executor)
+    closing = threading.Thread(target=lambda: executor.shutdown(wait=True, cancel_futures=True), daemon=True)
+    closing.start()
+    closing.join(20)
+    assert not closing.is_alive(), "the executor's shutdown hangs after its worker was killed"
