@@ -19,37 +19,26 @@ from array import array
 from pathlib import Path
 from typing import Iterator
 
-import numpy as np
 from pysat.solvers import Solver
 
 import csp2sat
 from csp2sat.compiler import compile_model
+from csp2sat.encoders.cnf import clause_chunks
 from csp2sat.loading import load_clauses
 from csp2sat.solver import _aliases
 
-CHUNK = 1 << 20
-
 
 def clauses_cut_one_by_one(lits: array) -> Iterator[list[int]]:
-    """ClauseBuffer's iteration before 8568c7e: a chunk of the buffer as Python ints, a slice per clause."""
-    total = len(lits)
-    start = 0
-    while start < total:
-        size = CHUNK
-        while True:
-            stop = min(start + size, total)
-            flat = np.frombuffer(lits, dtype=np.int32, count=stop - start, offset=4 * start)
-            ends = np.flatnonzero(flat == 0)
-            if len(ends) or stop == total:
-                break
-            size *= 2
-        values = flat[: int(ends[-1]) + 1].tolist()
-        del flat
+    """ClauseBuffer's iteration before 8568c7e: a chunk of the buffer as Python ints, a slice per clause.
+
+    (The chunks come from `clause_chunks`, as copies; the old iteration read a view instead, a memory copy
+    of 4 MB per chunk less.)"""
+    for chunk, ends in clause_chunks(lits):
+        values = chunk.tolist()
         begin = 0
         for end in ends.tolist():
             yield values[begin:end]
             begin = end + 1
-        start += begin
 
 
 def main() -> None:

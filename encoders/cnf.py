@@ -111,6 +111,33 @@ def _cut(flat: Any, begins: Any, ends: Any, first: int, stop: int) -> Iterator[l
     return map(values.__getitem__, map(slice, starts, finals))
 
 
+def clause_chunks(lits: array) -> Iterator[tuple[Any, Any]]:
+    """A flat clause buffer a chunk of about `CHUNK` literals at a time: (a numpy copy of it, the positions of its 0s).
+
+    Each chunk ends with a whole clause (a clause longer than `CHUNK` gets a chunk of its own).
+    Copies, and the view of the buffer released before yielding: a live view would forbid
+    appending clauses while the caller works.
+    """
+    np = numpy_module()
+    total = len(lits)
+    start = 0
+    while start < total:
+        size = CHUNK
+        while True:
+            stop = min(start + size, total)
+            flat = np.frombuffer(lits, dtype=np.int32, count=stop - start, offset=4 * start)
+            ends = np.flatnonzero(flat == 0)
+            if len(ends) or stop == total:
+                break
+            size *= 2
+        if not len(ends):
+            raise ValueError("clause buffer does not end with 0")
+        chunk = flat[: int(ends[-1]) + 1].copy()
+        del flat
+        start += len(chunk)
+        yield chunk, ends
+
+
 class ClauseBuffer:
     """Clauses as a flat array of literals, each clause terminated by 0."""
 
@@ -141,22 +168,7 @@ class ClauseBuffer:
                     begin = end + 1
             return
         np = numpy_module()
-        start = 0
-        while start < total:
-            size = CHUNK
-            while True:  # a chunk ends with a whole clause (one longer than CHUNK gets a chunk of its own)
-                stop = min(start + size, total)
-                flat = np.frombuffer(lits, dtype=np.int32, count=stop - start, offset=4 * start)
-                ends = np.flatnonzero(flat == 0)
-                if len(ends) or stop == total:
-                    break
-                size *= 2
-            if not len(ends):
-                raise ValueError("clause buffer does not end with 0")
-            # A copy, and the view of the buffer released before yielding: a live view would forbid appending clauses.
-            chunk = flat[: int(ends[-1]) + 1].copy()
-            del flat
-            start += len(chunk)
+        for chunk, ends in clause_chunks(lits):
             yield from _chunk_clauses(np, chunk, ends)
 
     def __len__(self) -> int:
