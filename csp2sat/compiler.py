@@ -21,7 +21,7 @@ from typing import Any, Iterator
 from csp2sat import memory
 from csp2sat.encoders.alldifferent import METHODS as ALLDIFF_METHODS
 from csp2sat.encoders.alldifferent import PAIRWISE_LIMIT
-from csp2sat.encoders.alldifferent import encode_alldifferent
+from csp2sat.encoders.alldifferent import choose_method, encode_alldifferent
 from csp2sat.encoders.cardinality import METHODS as CARDINALITY_METHODS
 from csp2sat.encoders.cardinality import AMO_METHODS, Totalizers
 from csp2sat.encoders.cnf import ClauseBuffer, Pool
@@ -555,36 +555,79 @@ DIRECT_MAX_VALUES = 16
 AUTO_INT = "order"
 
 
-def _choose_direct(normal: NormalCSP, is_log: list[bool], choice: str, objective: str | None = None) -> list[bool]:
+def placement_variables(normal: NormalCSP, is_log: list[bool], compared: list[bool]) -> list[bool]:
+    """For each integer variable: is it a term of a *placement* alldifferent?
+
+    That is an alldifferent whose terms spread over more values than there are terms, written
+    value-wise by ``alldifferent=auto`` (`choose_method` gives "amo": its pairwise encoding is over
+    the limit) over variables that meet nothing but alldifferents and constants (`compared`: see
+    `NormalCSP.compared_variables`): n-queens' diagonals from about 70 queens on. The rule of
+    ``auto`` whatever ``-O alldifferent=`` says, which chooses the alldifferent's encoding only.
+    The values and the pairwise size are counted over the domains' intervals, not value by value.
+    """
+    doms = normal.int_domains
+    marked = [False] * len(doms)
+    for ad in normal.alldiffs:
+        if any(is_log[v] or compared[v] for v in ad.vars):
+            continue
+        events: dict[int, int] = {}  # coverage of the terms' values changes here (a sweep over intervals)
+        for x, o in zip(ad.vars, ad.offsets):
+            for lo, hi in doms[x].intervals:
+                events[lo + o] = events.get(lo + o, 0) + 1
+                events[hi + o + 1] = events.get(hi + o + 1, 0) - 1
+        values = pairwise = depth = 0
+        at = None
+        for point in sorted(events):
+            if depth:
+                values += point - at
+                pairwise += (point - at) * (depth * (depth - 1) // 2)
+            depth += events[point]
+            at = point
+        if values > len(ad.vars) and choose_method("auto", len(ad.vars), values, pairwise, False) == "amo":
+            for v in ad.vars:
+                marked[v] = True
+    return marked
+
+
+def _choose_direct(normal: NormalCSP, is_log: list[bool], choice: str, objective: str | None = None,
+                   placement: "list[bool] | None" = None) -> list[bool]:
     """Which integer variables get the direct (one-hot) encoding (option ``int``; see docs/encodings.md).
 
     ``direct``: every variable of more than 2 values that is not log-encoded. ``order``: none.
-    ``mixed``: the variables of 3 to `DIRECT_MAX_VALUES` values whose every use is what the direct
-    literals say: they appear in clauses, and only in literals of their own against constants
-    (``x = c``, ``x ≠ c``, memberships, bounds: cell numbers of puzzles), never in a sum of
-    several variables (comparisons of variables), an alldifferent or as the objective, where
-    the order encoding was measured faster (n-queens, docs/performance.md). `objective` is the
-    name of the objective's variable.
+    ``auto``: the terms of placement alldifferents (`placement`, see `placement_variables`):
+    one-hot n-queens search with fewer and cheaper conflicts (docs/performance.md, "n-queens
+    one-hot"). ``mixed``: those, and the variables of 3 to `DIRECT_MAX_VALUES` values whose every
+    use is what the direct literals say: they appear in clauses, and only in literals of their
+    own against constants (``x = c``, ``x ≠ c``, memberships, bounds: cell numbers of puzzles),
+    never in a sum of several variables (comparisons of variables), another alldifferent or as
+    the objective, where the order encoding was measured faster. `objective` is the name of the
+    objective's variable, which stays in the order encoding.
     """
     doms = normal.int_domains
     if choice == "direct":
         return [d.size > 2 and not lg for d, lg in zip(doms, is_log)]
-    if choice == "order" or (choice == "auto" and AUTO_INT == "order"):
+    if choice == "order":
         return [False] * len(doms)
+    placed = [False] * len(doms) if placement is None else [
+        p and d.size > 2 and not lg for p, d, lg in zip(placement, doms, is_log)]
+    if objective is not None and objective in normal.int_names:  # (auxiliary variables have no name)
+        placed[normal.int_names.index(objective)] = False
+    if choice == "auto" and AUTO_INT == "order":
+        return placed
     cand = [2 < d.size <= DIRECT_MAX_VALUES and not lg for d, lg in zip(doms, is_log)]
     for ad in normal.alldiffs:
         for v in ad.vars:
             cand[v] = False
-    if objective is not None and objective in normal.int_names:  # (auxiliary variables have no name)
+    if objective is not None and objective in normal.int_names:
         cand[normal.int_names.index(objective)] = False
     if not any(cand):
-        return cand
+        return placed
     used = [False] * len(doms)  # named by a clause: a variable only declared keeps its cheaper order axioms
     for lits in normal.clauses:
         for lit in lits:
             if lit.__class__ is Linear and len(lit.vars) == 1:
                 used[lit.vars[0]] = True
-    return [c and u and not k for c, u, k in zip(cand, used, normal.compared_variables())]
+    return [p or (c and u and not k) for p, c, u, k in zip(placed, cand, used, normal.compared_variables())]
 
 
 class _Seen:
@@ -698,7 +741,8 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
     # Value-precedence constraints compare the variables they order; the choice of encoding goes by the user's own.
     compared_vars = normal.compared_variables(len(declared.constraints)) if normal.alldiffs else []
     estimate = memory.check_cnf(model, normal, is_log, opts, PAIRWISE_LIMIT, compared_vars)
-    is_direct = _choose_direct(normal, is_log, opts["int"], model.objective.var if model.objective else None)
+    placed = placement_variables(normal, is_log, compared_vars) if normal.alldiffs else None
+    is_direct = _choose_direct(normal, is_log, opts["int"], model.objective.var if model.objective else None, placed)
     out = ClauseBuffer()
     # A log variable gets no order literals: its place in the order encoding is a one-value stand-in.
     order = OrderEncoding([Domain.range(0, 0) if lg else d for d, lg in zip(normal.int_domains, is_log)], pool,

@@ -39,7 +39,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Sequence
 
-from csp2sat.solver import DEFAULT_SOLVER, SATISFIABLE, UNSATISFIABLE, without_auto
+from csp2sat.solver import AUTO_SOLVER, DEFAULT_SOLVER, SATISFIABLE, UNSATISFIABLE, choose_solver, without_auto
 
 Answer = dict
 
@@ -428,9 +428,18 @@ def parallel_count(compiled: Any, model: Any, jobs: int, **options: Any) -> int:
 
 def portfolio_solvers(jobs: int, first: str = DEFAULT_SOLVER) -> list[str]:
     """The solver of each portfolio worker: `first` ("auto": `DEFAULT_SOLVER`), then the others of `PORTFOLIO`."""
-    first = without_auto(first)  # `csp2sat solve`'s default; the race itself covers what `choose_solver` picks
+    first = without_auto(first)
     names = [first] + [name for name in PORTFOLIO if name != first]
     return [names[k % len(names)] for k in range(jobs)]
+
+
+def first_racer(first: str, model: Any, compiled: Any) -> str:
+    """The portfolio's first solver: `first`, or for "auto" what plain solving would use (`choose_solver`).
+
+    Two racers are then that one and CaDiCaL or Glucose: the pair `PORTFOLIO` starts with, but
+    for a placement alldifferent, whose MiniSat comes later in it.
+    """
+    return choose_solver(model, compiled) if first == AUTO_SOLVER else first
 
 
 def objective_rank(model: Any, compiled: Any) -> Callable[[int], int]:
@@ -593,7 +602,7 @@ def portfolio_solve(
     results = context.Queue()
     best_rank = context.Value("q", 1 << 62)
     proven = context.Value("q", 0)
-    names = portfolio_solvers(jobs, first)
+    names = portfolio_solvers(jobs, first_racer(first, model, compiled))
     workers = [
         context.Process(target=_portfolio_worker, args=(payload, name, k, results, best_rank, proven), daemon=True)
         for k, name in enumerate(names)

@@ -60,6 +60,9 @@ AUTO_SOLVER = "auto"
 # ... Glucose 4.1 (with or without an objective) unless an alldifferent spreads its terms over
 # more values than terms (where CaDiCaL is measured faster), CaDiCaL 1.9.5 then.
 DECISION_SOLVER = "glucose4"
+# ... and MiniSat 2.2 for a problem without an objective that has a placement alldifferent (n-queens'
+# diagonals, one-hot: see `compiler.placement_variables`), stopped cleanly from a watchdog thread.
+PLACEMENT_SOLVER = "minisat22"
 
 # Objective search (`Search.run`, option ``shrink``): re-encode with a narrowed objective domain
 # only when the CNF has at least this many clauses (below, compiling again costs more than it saves) ...
@@ -193,12 +196,18 @@ def choose_solver(model: Model, compiled) -> str:
     golombRuler-10 as optimisation), so it keeps those. Optimisation otherwise goes to Glucose
     too: open/job shops and colourings, at every size measured, took as much or less CPU
     (oss-random-6x6 2.4 → 1.7 s, jss-random-10x5 1.6 → 0.9 s), not least because Glucose takes
-    in a big CNF in two thirds of CaDiCaL's time.
+    in a big CNF in two thirds of CaDiCaL's time. A placement alldifferent (one-hot, see
+    `compiler.placement_variables`) without an objective goes to MiniSat 2.2: n-queens 60 to
+    1000 in 0.3-23 s, 1.5-10x less than CaDiCaL's focused mode, which had no answer for 900
+    queens in 60 s (docs/performance.md, "n-queens one-hot").
     """
-    if compiled.stats.get("alldifferent_spread", 0):
-        return DEFAULT_SOLVER
     if getattr(compiled, "options", {}).get("satmode", "auto") != "auto":
         return DEFAULT_SOLVER  # -O satmode= asks for one of CaDiCaL's search modes
+    if (compiled.stats.get("alldifferent_placement", 0) and model.objective is None
+            and PLACEMENT_SOLVER in usable_solvers()):
+        return PLACEMENT_SOLVER
+    if compiled.stats.get("alldifferent_spread", 0):
+        return DEFAULT_SOLVER
     return DECISION_SOLVER if DECISION_SOLVER in usable_solvers() else DEFAULT_SOLVER
 
 

@@ -127,3 +127,80 @@ def test_cli_counts_with_mixed(tmp_path, capsys, jobs: str) -> None:
     path.write_text("(int x 1 9)\n(bool b)\n(iff b (or (= x 2) (and (<= 5 x) (<= x 7))))\n(!= x 6)\n")
     status, out, _ = run_cli(capsys, "solve", "--count", "-j", jobs, "-O", "int=mixed", str(path))
     assert status == 0 and out.strip().splitlines()[-1] == "c SOLUTIONS 8"
+
+
+def _queens(n: int) -> str:
+    """Sugar's n-queens model (tests/conformance/sugar-examples/nqueens-8.csp's shape)."""
+    qs = [f"q_{i}" for i in range(1, n + 1)]
+    return "".join(f"(int {q} 1 {n})\n" for q in qs) + (
+        f"(alldifferent {' '.join(qs)})\n"
+        f"(alldifferent {' '.join(f'(+ {q} {i})' for i, q in enumerate(qs, 1))})\n"
+        f"(alldifferent {' '.join(f'(- {q} {i})' for i, q in enumerate(qs, 1))})\n")
+
+
+@pytest.mark.parametrize("choice, direct", [("auto", 80), ("mixed", 80), ("order", 0), ("direct", 80)])
+def test_placement_alldifferent_terms_are_one_hot(choice: str, direct: int) -> None:
+    """80 queens: the diagonals spread 80 terms over 159 values and are value-wise (pairwise over its
+    limit), over variables that meet nothing else, so `auto` makes the queens one-hot; 12 queens'
+    diagonals stay pairwise and the queens in the order encoding."""
+    compiled = compile_model(csp2sat.parse(_queens(80)), options={"int": choice})
+    assert compiled.stats["direct_vars"] == direct
+    assert compiled.stats["alldifferent_placement"] == 2
+    small = compile_model(csp2sat.parse(_queens(12)), options={"int": choice})
+    assert small.stats["alldifferent_placement"] == 0
+    assert small.stats["direct_vars"] == (12 if choice == "direct" else 0)
+
+
+def test_compared_or_objective_terms_are_not_placed() -> None:
+    """A queen compared with another variable, or the objective, keeps the order encoding (and the
+    alldifferents with a compared term are no placement)."""
+    compiled = compile_model(csp2sat.parse(_queens(80) + "(int k 1 80)\n(< q_1 k)\n"))
+    assert compiled.stats["direct_vars"] == 0
+    compiled = compile_model(csp2sat.parse(_queens(80) + "(objective minimize q_3)\n"))
+    assert compiled.stats["direct_vars"] == 79
+    assert compiled.direct_literals("q_3") is None and compiled.direct_literals("q_4") is not None
+
+
+def test_placement_sweep_counts_values_and_pairs_as_value_by_value() -> None:
+    """`placement_variables` counts an alldifferent's values and pairwise clauses over the domains'
+    intervals; the same rule counted value by value (as the encoder does) marks the same terms,
+    on random alldifferents with holes in the domains and offsets, around the pairwise limit."""
+    import random
+
+    from csp2sat.encoders.alldifferent import choose_method
+    from csp2sat.normalise import normalise
+
+    rng = random.Random(5)
+    placed = 0
+    for trial in range(60):
+        n = rng.randint(2, 9)
+        lines = []
+        for i in range(n):
+            pieces = sorted(rng.sample(range(0, 30), 4))
+            lines.append(f"(int x{i} (({pieces[0]} {pieces[1]}) ({pieces[2]} {pieces[3]})))")
+        terms = " ".join(f"(+ x{i} {rng.randint(-5, 5)})" for i in range(n))
+        model = csp2sat.parse("\n".join(lines) + f"\n(alldifferent {terms})\n")
+        normal = normalise(model)
+        compared = normal.compared_variables()
+        limit = rng.choice([1, 5, 20, 60, 150_000])
+        expected = [False] * len(normal.int_domains)
+        for ad in normal.alldiffs:
+            by_value: dict[int, int] = {}
+            for x, o in zip(ad.vars, ad.offsets):
+                for lo, hi in normal.int_domains[x].intervals:
+                    for w in range(lo + o, hi + o + 1):
+                        by_value[w] = by_value.get(w, 0) + 1
+            pairwise = sum(t * (t - 1) // 2 for t in by_value.values())
+            if (len(by_value) > len(ad.vars) and not any(compared[v] for v in ad.vars)
+                    and choose_method("auto", len(ad.vars), len(by_value), pairwise, False, limit) == "amo"):
+                for v in ad.vars:
+                    expected[v] = True
+        original = compiler.choose_method
+        try:
+            compiler.choose_method = lambda m, t, v, p, c: original(m, t, v, p, c, limit)
+            got = compiler.placement_variables(normal, [False] * len(normal.int_domains), compared)
+        finally:
+            compiler.choose_method = original
+        assert got == expected, (trial, model)
+        placed += any(expected)
+    assert 0 < placed < 60  # both outcomes were compared

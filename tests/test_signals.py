@@ -326,7 +326,8 @@ import csp2sat
 found = {}
 def work():
     start = time.monotonic()
-    found["status"] = csp2sat.solve(sys.argv[1], solver=sys.argv[2], timeout=1.0).status
+    options = dict(kv.split("=") for kv in sys.argv[3:])
+    found["status"] = csp2sat.solve(sys.argv[1], solver=sys.argv[2], timeout=1.0, options=options).status
     found["seconds"] = time.monotonic() - start
 worker = threading.Thread(target=work)
 worker.start()
@@ -445,8 +446,10 @@ def _queens(folder: Path, n: int) -> Path:
 
 # Queens on which each Glucose searches for 25 s and more without a restart (measured with PySAT on the
 # CNF: `interrupt()` 3 s into the search was not heard within 25 s). Glucose 3 restarts on most smaller
-# boards (200 queens: 7 restarts in 2 s), Glucose 4 solves 200 queens in 2 s.
+# boards (200 queens: 7 restarts in 2 s), Glucose 4 solves 200 queens in 2 s. That is the order-encoded
+# CNF (`-O int=order`): since the queens are one-hot by default Glucose answers 120 queens in a moment.
 _LATE_QUEENS = {"glucose3": 350, "gluecard3": 350, "glucose4": 120, "glucose42": 120, "gluecard4": 120}
+_ORDER = ["-O", "int=order"]
 
 
 @pytest.mark.parametrize("solver", sorted(_LATE_QUEENS))
@@ -456,7 +459,7 @@ def test_glucose_stops_on_time_between_its_restarts(tmp_path: Path, solver: str)
     Its searches now run in a thread of their own, abandoned a moment after the stop."""
     queens = _queens(tmp_path, _LATE_QUEENS[solver])
     start = time.monotonic()
-    done = subprocess.run(_command() + ["solve", "-v", "--solver", solver, "--timeout", "6", str(queens)],
+    done = subprocess.run(_command() + ["solve", "-v", "--solver", solver, *_ORDER, "--timeout", "6", str(queens)],
                           cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert (done.returncode, done.stdout) == (0, "s UNKNOWN\n"), done.stderr
     assert float(re.search(r"^c solve +([\d.]+) s", done.stderr, re.M).group(1)) >= 1.0  # stopped while searching
@@ -465,7 +468,7 @@ def test_glucose_stops_on_time_between_its_restarts(tmp_path: Path, solver: str)
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_a_signal_stops_glucose_between_its_restarts(tmp_path: Path, sig: int) -> None:
-    proc = _start(["solve", "--solver", "glucose4", str(_queens(tmp_path, 120))], tmp_path)
+    proc = _start(["solve", "--solver", "glucose4", *_ORDER, str(_queens(tmp_path, 120))], tmp_path)
     time.sleep(2.0)  # searching by then (compiling and loading take half a second)
     os.killpg(proc.pid, sig)
     status, out, err, seconds = _finish(proc, within=60)
@@ -477,7 +480,7 @@ def test_a_signal_stops_glucose_between_its_restarts(tmp_path: Path, sig: int) -
 def test_glucose_stops_on_time_outside_the_main_thread(tmp_path: Path) -> None:
     """In a worker thread only the watchdog's `interrupt()` can stop a search: Glucose's is waited for
     `LATE_GRACE_S`, then abandoned to its daemon thread."""
-    done = subprocess.run([sys.executable, "-c", _IN_A_THREAD, str(_queens(tmp_path, 120)), "glucose4"],
+    done = subprocess.run([sys.executable, "-c", _IN_A_THREAD, str(_queens(tmp_path, 120)), "glucose4", "int=order"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=120)
     status, seconds = done.stdout.split()
     assert status == "UNKNOWN" and int(seconds) < 6, done.stderr

@@ -116,12 +116,13 @@ class _SolverHelp(str):
     """The --solver help text, listing the usable solvers only when help is printed (probing imports PySAT)."""
 
     def __mod__(self, params: object) -> str:  # argparse expands help with `help % params`
-        from csp2sat.solver import CAPABILITIES, DECISION_SOLVER, DEFAULT_SOLVER, usable_solvers
+        from csp2sat.solver import CAPABILITIES, DECISION_SOLVER, DEFAULT_SOLVER, PLACEMENT_SOLVER, usable_solvers
 
         fresh = [n for n in usable_solvers() if not (CAPABILITIES[n].assumptions and CAPABILITIES[n].incremental)]
         if self == "auto":
-            text = (f"SAT solver (default auto: {DECISION_SOLVER} without an objective unless an alldifferent has "
-                    f"more values than terms, else {DEFAULT_SOLVER}; -v's 'c search' line names it): "
+            text = (f"SAT solver (default auto: {DECISION_SOLVER} unless an alldifferent has more values than "
+                    f"terms, {DEFAULT_SOLVER} then, or {PLACEMENT_SOLVER} for a placement alldifferent, as "
+                    f"n-queens' diagonals, without an objective; -v's 'c search' line names it): "
                     f"{', '.join(usable_solvers())}, or a PySAT alias")
         elif self in ("puzzle", "batch"):
             text = (f"SAT solver (default auto: the genre's own where one was measured faster for one answer and "
