@@ -22,6 +22,7 @@ pairwise exclusive (`grouped_at_most_one`, `-O amo=auto`), else by the product e
 from __future__ import annotations
 
 import math
+from itertools import chain, repeat
 from typing import Sequence
 
 from csp2sat.encoders.cnf import ClauseBuffer, Pool
@@ -64,12 +65,19 @@ def at_most_one(
     rows = pool.block(p)
     cols = pool.block(q)
     flat = out.lits
-    for k, lit in enumerate(lits):
-        r, c = divmod(k, q)
-        flat.extend(prefix)
-        flat.extend((-lit, rows + r, 0))
-        flat.extend(prefix)
-        flat.extend((-lit, cols + c, 0))
+    if prefix:
+        for k, lit in enumerate(lits):
+            r, c = divmod(k, q)
+            flat.extend(prefix)
+            flat.extend((-lit, rows + r, 0))
+            flat.extend(prefix)
+            flat.extend((-lit, cols + c, 0))
+    else:  # the common case, written in one pass in C: literal k's row is k // q, its column k % q
+        negated = [-lit for lit in lits]
+        row_of = chain.from_iterable(repeat(rows + r, q) for r in range(p))
+        col_of = chain.from_iterable(repeat(range(cols, cols + q), p))
+        zeros = repeat(0)
+        flat.extend(chain.from_iterable(zip(negated, row_of, zeros, negated, col_of, zeros)))
     out.count += 2 * n
     at_most_one(range(rows, rows + p), prefix, pool, out)
     at_most_one(range(cols, cols + q), prefix, pool, out)
