@@ -297,3 +297,26 @@ def test_cnf_not_larger_than_sugars(name: str, limit: int) -> None:
 def test_cnf_not_larger_than_sugars_large(name: str, limit: int) -> None:
     compiled = compile_model(csp2sat.parse(str(CONFORMANCE / "sugar-examples" / name)))
     assert 0 < compiled.num_clauses <= limit
+
+
+_OPS = {"=": lambda a, b: a == b, "!=": lambda a, b: a != b, "<=": lambda a, b: a <= b, "<": lambda a, b: a < b,
+        ">=": lambda a, b: a >= b, ">": lambda a, b: a > b}
+
+
+@pytest.mark.parametrize("op", sorted(_OPS))
+@pytest.mark.parametrize("c", [-2, -1, 0, 1, 2, 3])
+@pytest.mark.parametrize("abs_left", [True, False])
+def test_abs_against_a_constant_is_a_bound_on_its_argument(op: str, c: int, abs_left: bool) -> None:
+    """``|E| op c`` and ``c op |E|`` (E a difference over a domain with holes, c of every sign) have
+    exactly the solutions of the predicate, also negated and inside a disjunction, and need no variable
+    for |E| or for E (the normaliser bounds E itself)."""
+    term = "(abs (- a b))"
+    atom = f"({op} {term} (- {c + 1} 1))" if abs_left else f"({op} {c} {term})"
+    holds = (lambda a, b: _OPS[op](abs(a - b), c)) if abs_left else (lambda a, b: _OPS[op](c, abs(a - b)))
+    decl = "(int a -3 3)(int b (-4 -1 0 2 5))(bool p)"
+    assert _count_solutions(decl + atom) == 2 * _brute({"a": A, "b": HOLES}, holds)
+    assert _count_solutions(decl + f"(not {atom})") == 2 * _brute({"a": A, "b": HOLES}, lambda a, b: not holds(a, b))
+    assert _count_solutions(decl + f"(or p {atom})") == _brute(
+        {"p": [False, True], "a": A, "b": HOLES}, lambda p, a, b: p or holds(a, b))
+    compiled = compile_model(csp2sat.parse(decl + f"(or p {atom})"))
+    assert compiled.stats["aux_int_vars"] == 0
