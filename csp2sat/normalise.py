@@ -524,39 +524,45 @@ class Normaliser:
             return _mk_and([self._le_one(v, a, -k), self._le_one(v, -a, k)])
         return _mk_or([self._le_one(v, a, -1 - k), self._le_one(v, -a, k - 1)])  # ne
 
-    def _abs_against_constant(self, op: str, x: Node, y: Node) -> "NNF | None":
-        """``|E| op c`` (or ``c op |E|``) for a constant c as bounds on E itself; None when neither side fits.
+    def _extremum_against_constant(self, op: str, x: Node, y: Node) -> "NNF | None":
+        """``f op c`` (or ``c op f``) for f an ``abs``, ``min`` or ``max`` and c a constant, as bounds on
+        f's arguments; None when neither side fits.
 
-        ``|E| ≠ c`` is ``E ≠ c ∧ E ≠ -c``, ``|E| ≤ c`` is ``-c ≤ E ≤ c``, and so on: no variable for
-        |E| and none for E. n-queens written ``(!= (abs (- q_i q_j)) (- j i))`` per pair needed two
+        ``max(A, B) ≤ c`` is ``A ≤ c ∧ B ≤ c``, ``max(A, B) ≥ c`` is ``A ≥ c ∨ B ≥ c`` (``min`` the
+        other way round), ``=`` both, ``≠`` ``≥ c+1 ∨ ≤ c-1``; ``|E|`` is ``max(E, -E)``. No variable for f,
+        nor for a sum inside it: n-queens written ``(!= (abs (- q_i q_j)) (- j i))`` per pair needed two
         auxiliary variables per pair, ~n² clauses each (50 queens: 6.7 M clauses); now each pair is
         two ≠ of a difference, ~2n clauses.
         """
-        if x.op != "abs":
+        if x.op not in _EXTREMA:
             x, y, op = y, x, _MIRRORED[op]
-        if x.op != "abs":
+        if x.op not in _EXTREMA:
             return None
         bound = self.term(y)
         if bound[0]:
-            return None  # |E| against a variable: |E| gets its variable as any term
+            return None  # against a variable: f gets its variable as any term
         c = bound[1]
+        if x.op == "abs":
+            e = self.term(x.args[0])
+            args, biggest = [e, _scale(e, -1)], True
+        else:
+            args, biggest = [self.term(a) for a in x.args], x.op == "max"
+
+        def beyond(side: str, k: int) -> NNF:  # f ≤ k (side "le") or f ≥ k (side "ge")
+            parts = [self.compare(side, a, ({}, k)) for a in args]
+            return _mk_and(parts) if biggest == (side == "le") else _mk_or(parts)
+
+        if op == "le":
+            return beyond("le", c)
         if op == "lt":
-            op, c = "le", c - 1
-        elif op == "gt":
-            op, c = "ge", c + 1
-        e = self.term(x.args[0])
-        plus, minus = ({}, c), ({}, -c)
-        if op == "le":  # -c ≤ E ≤ c
-            return False if c < 0 else _mk_and([self.compare("le", e, plus), self.compare("ge", e, minus)])
-        if op == "ge":  # E ≥ c or E ≤ -c
-            return True if c <= 0 else _mk_or([self.compare("ge", e, plus), self.compare("le", e, minus)])
+            return beyond("le", c - 1)
+        if op == "ge":
+            return beyond("ge", c)
+        if op == "gt":
+            return beyond("ge", c + 1)
         if op == "eq":
-            if c <= 0:
-                return False if c < 0 else self.compare("eq", e, plus)
-            return _mk_or([self.compare("eq", e, plus), self.compare("eq", e, minus)])
-        if c <= 0:  # ne
-            return True if c < 0 else self.compare("ne", e, plus)
-        return _mk_and([self.compare("ne", e, plus), self.compare("ne", e, minus)])
+            return _mk_and([beyond("le", c), beyond("ge", c)])
+        return _mk_or([beyond("ge", c + 1), beyond("le", c - 1)])  # ne
 
     def _le_one(self, v: int, a: int, c: int) -> NNF:
         """``le(({v: a}, 0), c)`` for a ≠ 0: ``a·x_v ≤ c``, folded to True/False when the bounds decide it."""
@@ -878,8 +884,8 @@ class Normaliser:
                 return self._compare_one(op if pos else _NEGATED[op], self.int_index[x.value], 1, -int(y.value))
             if x.op == "const" and y.op == "ivar":
                 return self._compare_one(op if pos else _NEGATED[op], self.int_index[y.value], -1, int(x.value))
-            if x.op == "abs" or y.op == "abs":
-                bounded = self._abs_against_constant(op if pos else _NEGATED[op], x, y)
+            if x.op in _EXTREMA or y.op in _EXTREMA:
+                bounded = self._extremum_against_constant(op if pos else _NEGATED[op], x, y)
                 if bounded is not None:
                     return bounded
             a, b = self.term(x), self.term(y)
@@ -1225,6 +1231,8 @@ class Normaliser:
 
 
 _NEGATED = {"eq": "ne", "ne": "eq", "le": "gt", "lt": "ge", "ge": "lt", "gt": "le"}
+# Terms compared with a constant by bounds on their arguments (`Normaliser._extremum_against_constant`).
+_EXTREMA = ("abs", "min", "max")
 # a OP b is b MIRRORED[OP] a.
 _MIRRORED = {"eq": "eq", "ne": "ne", "le": "ge", "lt": "gt", "ge": "le", "gt": "lt"}
 _LINEAR_OPS = frozenset({"eq", "ne", "le", "lt", "ge", "gt", "const", "ivar", "add", "sub", "neg", "mul"})

@@ -303,16 +303,21 @@ _OPS = {"=": lambda a, b: a == b, "!=": lambda a, b: a != b, "<=": lambda a, b: 
         ">=": lambda a, b: a >= b, ">": lambda a, b: a > b}
 
 
+_EXTREMA = {"(abs (- a b))": lambda a, b: abs(a - b), "(max (+ a 1) (- b a))": lambda a, b: max(a + 1, b - a),
+            "(min (- 0 a) (+ a b))": lambda a, b: min(-a, a + b)}
+
+
 @pytest.mark.parametrize("op", sorted(_OPS))
 @pytest.mark.parametrize("c", [-2, -1, 0, 1, 2, 3])
-@pytest.mark.parametrize("abs_left", [True, False])
-def test_abs_against_a_constant_is_a_bound_on_its_argument(op: str, c: int, abs_left: bool) -> None:
-    """``|E| op c`` and ``c op |E|`` (E a difference over a domain with holes, c of every sign) have
-    exactly the solutions of the predicate, also negated and inside a disjunction, and need no variable
-    for |E| or for E (the normaliser bounds E itself)."""
-    term = "(abs (- a b))"
-    atom = f"({op} {term} (- {c + 1} 1))" if abs_left else f"({op} {c} {term})"
-    holds = (lambda a, b: _OPS[op](abs(a - b), c)) if abs_left else (lambda a, b: _OPS[op](c, abs(a - b)))
+@pytest.mark.parametrize("term", sorted(_EXTREMA))
+@pytest.mark.parametrize("term_left", [True, False])
+def test_extremum_against_a_constant_is_a_bound_on_its_arguments(op: str, c: int, term: str, term_left: bool) -> None:
+    """``f op c`` and ``c op f`` for f an abs, min or max of sums (over a domain with holes, c of every
+    sign) have exactly the solutions of the predicate, also negated and inside a disjunction, and need
+    no variable for f or for the sums in it (the normaliser bounds the arguments themselves)."""
+    value = _EXTREMA[term]
+    atom = f"({op} {term} (- {c + 1} 1))" if term_left else f"({op} {c} {term})"
+    holds = (lambda a, b: _OPS[op](value(a, b), c)) if term_left else (lambda a, b: _OPS[op](c, value(a, b)))
     decl = "(int a -3 3)(int b (-4 -1 0 2 5))(bool p)"
     assert _count_solutions(decl + atom) == 2 * _brute({"a": A, "b": HOLES}, holds)
     assert _count_solutions(decl + f"(not {atom})") == 2 * _brute({"a": A, "b": HOLES}, lambda a, b: not holds(a, b))
