@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -145,6 +146,11 @@ def test_cli_portfolio(tmp_path: Path) -> None:
     assert "\no 19\na x\t1\na y\t18\na s\t19\na\ns OPTIMUM FOUND\n" in out
     assert out.endswith("s OPTIMUM FOUND\n")
     assert _cli("solve", "-j", "2", str(tmp_path / "nope.csp")).returncode != 0
+    # -v: the stages and the size of the CNF the racers share, then the race's line
+    err = _cli("solve", "-v", "--jobs", "2", str(path)).stderr
+    assert re.search(r"^c parse +[\d.]+ s\nc normalise +[\d.]+ s\nc encode +[\d.]+ s\n"
+                     r"c size +3 int vars, 0 bool vars, 0 aux int vars, 0 aux bool vars, [\d,]+ CNF vars, [\d,]+ CNF clauses\n"
+                     r"c portfolio of 2: compile [\d.]+ s, winner \w+$", err, re.M), err
 
 
 @pytest.mark.parametrize("method", ["blocking", "propagate"])

@@ -145,7 +145,7 @@ def _run(args: argparse.Namespace, out: "_Tracked", progress, watchdog) -> int:
     if solve_modes.requested(args):
         return _run_mode(args, model, options, out, progress, parse_s)
     if getattr(args, "jobs", 1) > 1 or getattr(args, "scheduler", None):  # --scheduler alone: one racer there
-        return _run_portfolio(args, model, options, out)
+        return _run_portfolio(args, model, options, out, parse_s)
     answers = _SugarAnswers(args, model, out)
     result = solve(  # inside `run`'s watchdog: an interruption returns the best answer so far, or UNKNOWN
         model,
@@ -165,7 +165,8 @@ def _run(args: argparse.Namespace, out: "_Tracked", progress, watchdog) -> int:
     return Exit.OK
 
 
-def _run_portfolio(args: argparse.Namespace, model, options: dict[str, str], out: "_Tracked") -> int:
+def _run_portfolio(args: argparse.Namespace, model, options: dict[str, str], out: "_Tracked",
+                   parse_s: float = 0.0) -> int:
     """`solve --jobs N`: N solvers race on one CNF, on local processes (csp2sat.parallel.portfolio_solve) or
     a Dask cluster with --scheduler (csp2sat.dask_portfolio); output as plain solving."""
     from csp2sat.compiler import compile_model
@@ -197,7 +198,14 @@ def _run_portfolio(args: argparse.Namespace, model, options: dict[str, str], out
     answers.finish(result)
     for error in result.errors:
         print(f"csp2sat: portfolio worker failed: {error}", file=sys.stderr)
-    if args.verbose:
+    if args.verbose:  # the stages and sizes of the CNF the racers share, as plain solving prints them
+        from csp2sat import output
+
+        stats = {key: compiled.stats[key] for key in ("normalise_s", "encode_s", "int_vars", "bool_vars",
+                                                      "aux_int_vars", "aux_bool_vars")}
+        stats.update(parse_s=parse_s, cnf_vars=compiled.stats["num_vars"], cnf_clauses=compiled.stats["num_clauses"])
+        for line in output.stats_lines(stats):
+            print(line, file=sys.stderr)
         print(f"c portfolio of {args.jobs}: compile {compile_s:.3f} s, winner {result.winner}", file=sys.stderr)
     return Exit.OK
 
