@@ -544,6 +544,11 @@ class Normaliser:
         c = bound[1]
         if x.op == "abs":
             e = self.term(x.args[0])
+            if op in ("eq", "ne"):  # |E| = c is E = c ∨ E = -c: two values of E, not bounds on E and -E
+                if c <= 0:
+                    return (op == "ne") if c < 0 else self.compare(op, e, ({}, 0))
+                pair = [self.compare(op, e, ({}, c)), self.compare(op, e, ({}, -c))]
+                return _mk_or(pair) if op == "eq" else _mk_and(pair)
             args, biggest = [e, _scale(e, -1)], True
         else:
             args, biggest = [self.term(a) for a in x.args], x.op == "max"
