@@ -563,26 +563,14 @@ def placement_variables(normal: NormalCSP, is_log: list[bool], compared: list[bo
     the limit) over variables that meet nothing but alldifferents and constants (`compared`: see
     `NormalCSP.compared_variables`): n-queens' diagonals from about 70 queens on. The rule of
     ``auto`` whatever ``-O alldifferent=`` says, which chooses the alldifferent's encoding only.
-    The values and the pairwise size are counted over the domains' intervals, not value by value.
+    The values and the pairwise size are counted over the domains' intervals (`memory.alldiff_sweep`).
     """
     doms = normal.int_domains
     marked = [False] * len(doms)
     for ad in normal.alldiffs:
         if any(is_log[v] or compared[v] for v in ad.vars):
             continue
-        events: dict[int, int] = {}  # coverage of the terms' values changes here (a sweep over intervals)
-        for x, o in zip(ad.vars, ad.offsets):
-            for lo, hi in doms[x].intervals:
-                events[lo + o] = events.get(lo + o, 0) + 1
-                events[hi + o + 1] = events.get(hi + o + 1, 0) - 1
-        values = pairwise = depth = 0
-        at = None
-        for point in sorted(events):
-            if depth:
-                values += point - at
-                pairwise += (point - at) * (depth * (depth - 1) // 2)
-            depth += events[point]
-            at = point
+        pairwise, _, values = memory.alldiff_sweep([doms[v] for v in ad.vars], ad.offsets)
         if values > len(ad.vars) and choose_method("auto", len(ad.vars), values, pairwise, False) == "amo":
             for v in ad.vars:
                 marked[v] = True

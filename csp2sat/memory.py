@@ -93,7 +93,7 @@ def _sum_cost(sizes: list[int]) -> int:
     return cost
 
 
-def _alldiff_sweep(domains: Sequence, offsets: Sequence[int]) -> tuple[int, int, int]:
+def alldiff_sweep(domains: Sequence, offsets: Sequence[int]) -> tuple[int, int, int]:
     """(Σ over values of C(terms taking it, 2), Σ over terms of their domain sizes, distinct values), by a sweep over intervals."""
     events: dict[int, int] = {}
     total = 0
@@ -181,7 +181,7 @@ def estimate(normal, is_log: Sequence[bool], alldifferent: str, pairwise_limit: 
             cost = n * (n - 1) * 16 * max(bits[v] for v in ad.vars)
         else:
             domains = [doms[v] for v in ad.vars]
-            pairs, total, values = _alldiff_sweep(domains, ad.offsets)
+            pairs, total, values = alldiff_sweep(domains, ad.offsets)
             method = choose_method(alldifferent, len(ad.vars), values, pairs, any(compared[v] for v in ad.vars),
                                    pairwise_limit)
             value_wise = method == "amo"
@@ -243,7 +243,7 @@ def _advice(normal, is_log: Sequence[bool], options: dict[str, str], per_origin:
     pairwise_worse = False
     for ad in normal.alldiffs:
         if not any(is_log[v] for v in ad.vars):
-            pairs, total, values = _alldiff_sweep([normal.int_domains[v] for v in ad.vars], ad.offsets)
+            pairs, total, values = alldiff_sweep([normal.int_domains[v] for v in ad.vars], ad.offsets)
             chosen = choose_method(method, len(ad.vars), values, pairs, any(compared[v] for v in ad.vars),
                                    pairwise_limit)
             pairwise_worse |= chosen in ("pairwise", "relational") and pairs > 6 * total
