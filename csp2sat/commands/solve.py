@@ -201,9 +201,7 @@ def _run_portfolio(args: argparse.Namespace, model, options: dict[str, str], out
     if args.verbose:  # the stages and sizes of the CNF the racers share, as plain solving prints them
         from csp2sat import output
 
-        stats = {key: compiled.stats[key] for key in ("normalise_s", "encode_s", "int_vars", "bool_vars",
-                                                      "aux_int_vars", "aux_bool_vars")}
-        stats.update(parse_s=parse_s, cnf_vars=compiled.stats["num_vars"], cnf_clauses=compiled.stats["num_clauses"])
+        stats = dict(compiled.stats, parse_s=parse_s, cnf_vars=compiled.num_vars, cnf_clauses=compiled.num_clauses)
         for line in output.stats_lines(stats):
             print(line, file=sys.stderr)
         print(f"c portfolio of {args.jobs}: compile {compile_s:.3f} s, winner {result.winner}", file=sys.stderr)
