@@ -596,18 +596,20 @@ def _choose_direct(normal: NormalCSP, is_log: list[bool], choice: str, objective
         return [d.size > 2 and not lg for d, lg in zip(doms, is_log)]
     if choice == "order":
         return [False] * len(doms)
+    # (auxiliary variables have no name)
+    kept = normal.int_names.index(objective) if objective is not None and objective in normal.int_names else None
     placed = [False] * len(doms) if placement is None else [
         p and d.size > 2 and not lg for p, d, lg in zip(placement, doms, is_log)]
-    if objective is not None and objective in normal.int_names:  # (auxiliary variables have no name)
-        placed[normal.int_names.index(objective)] = False
+    if kept is not None:
+        placed[kept] = False
     if choice == "auto" and AUTO_INT == "order":
         return placed
     cand = [2 < d.size <= DIRECT_MAX_VALUES and not lg for d, lg in zip(doms, is_log)]
     for ad in normal.alldiffs:
         for v in ad.vars:
             cand[v] = False
-    if objective is not None and objective in normal.int_names:
-        cand[normal.int_names.index(objective)] = False
+    if kept is not None:
+        cand[kept] = False
     if not any(cand):
         return placed
     used = [False] * len(doms)  # named by a clause: a variable only declared keeps its cheaper order axioms
