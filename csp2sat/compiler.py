@@ -752,7 +752,7 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
     for ad in normal.alldiffs:
         prefix = guards[ad.origin] if guards else []
         huge = any(is_log[v] for v in ad.vars)
-        spreads = huge or len({v + o for x, o in zip(ad.vars, ad.offsets) for v in order.values[x]}) > len(ad.vars)
+        spreads = huge or memory.alldiff_sweep([normal.int_domains[x] for x in ad.vars], ad.offsets)[2] > len(ad.vars)
         if spreads:
             spread += 1
         if huge:
