@@ -546,7 +546,13 @@ class _SharedMemoryBoard:
 
 def _portfolio_worker(payload: bytes, solver_name: str, index: int, queue: Any, best_rank: Any, proven: Any) -> None:
     """A local racer process (see `race`)."""
+    import signal
+
     _die_with_parent()
+    # Started with SIGINT and SIGTERM blocked (`portfolio_solve`); a Ctrl-C at the terminal is the coordinator's
+    # to handle (it kills the racers), so it is ignored here, and SIGTERM gets its default action back.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
     model, compiled, verify = pickle.loads(payload)
     race(model, compiled, solver_name, verify, _SharedMemoryBoard(index, queue, best_rank, proven))
 
@@ -594,6 +600,7 @@ def portfolio_solve(
     """
     import multiprocessing
     import queue as queues
+    import signal
 
     from csp2sat.solver import OPTIMUM, SATISFIABLE, UNKNOWN, UNSATISFIABLE
 
@@ -607,8 +614,6 @@ def portfolio_solve(
         context.Process(target=_portfolio_worker, args=(payload, name, k, results, best_rank, proven), daemon=True)
         for k, name in enumerate(names)
     ]
-    for worker in workers:
-        worker.start()
     deadline = None if timeout is None else time.monotonic() + timeout
     outcome = PortfolioResult(UNKNOWN, None, proven=False)
     rank_of = objective_rank(model, compiled)
@@ -618,6 +623,15 @@ def portfolio_solve(
     ended: set[int] = set()  # racers whose last message arrived
     dead: set[int] = set()  # racers found exited without one (a crash, a kill): failed at the next quiet moment
     try:
+        # A time-out or Ctrl-C in the middle of writing a racer's start-up data (the pickled problem) left it
+        # printing a traceback (truncated pickle data, or its queue's semaphore gone with us). Blocked, those
+        # signals are handled once every racer has its data; the racers inherit the mask (`_portfolio_worker`).
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        try:
+            for worker in workers:
+                worker.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         while failed < len(workers):
             if finished and (model.objective is None or best <= best_rank.value):
                 break
@@ -656,10 +670,13 @@ def portfolio_solve(
             if kind == "optimum":
                 outcome.status = OPTIMUM
     finally:
-        for worker in workers:
+        # SIGKILL: a racer still unpickling its data has SIGTERM blocked, and must not outlive us either (its
+        # queue's semaphores are unlinked when we exit).
+        started = [worker for worker in workers if worker.pid is not None]
+        for worker in started:
             if worker.is_alive():
-                worker.terminate()
-        for worker in workers:
+                worker.kill()
+        for worker in started:
             worker.join()
     return outcome
 

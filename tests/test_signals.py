@@ -494,3 +494,29 @@ def test_a_big_formulas_first_slice_fits_the_time_left() -> None:
     assert first_slice_conflicts(1.6, 2_733_290) < 1.6 / 2.6e-3  # fits, at nqueens-500's measured cost
     assert first_slice_conflicts(1.0, 50_000) == FIRST_SLICE_CONFLICTS  # small formulas as before
     assert first_slice_conflicts(0.01, 10_000_000) == 100  # never less than a useful slice
+
+
+def _spawned_racers(pid: int) -> list[int]:
+    """The multiprocessing children (portfolio racers) of process `pid`, started or still starting."""
+    found = []
+    for child in _children(pid):
+        try:
+            if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes():  # not the resource tracker
+                found.append(child)
+        except OSError:
+            pass
+    return found
+
+
+def test_ctrl_c_while_the_portfolio_starts_its_racers(files, tmp_path: Path) -> None:
+    """A signal while `solve -j 2` was writing a racer's start-up data (the pickled problem, tens of MB here)
+    left that racer printing a traceback (truncated pickle data, or its queue's semaphore already gone)."""
+    proc = _start(["solve", "-j", "2", str(files["encode"])], tmp_path)
+    deadline = time.monotonic() + 30
+    while not _spawned_racers(proc.pid) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.002)
+    assert proc.poll() is None, "the run ended before its racers started"
+    os.killpg(proc.pid, signal.SIGINT)  # a terminal's Ctrl-C: to the coordinator and the racer being started
+    status, out, err, _ = _finish(proc)
+    assert (status, out) == (0, "s UNKNOWN\n"), err
+    assert "Traceback" not in err and "Error" not in err, err

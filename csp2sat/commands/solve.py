@@ -145,7 +145,7 @@ def _run(args: argparse.Namespace, out: "_Tracked", progress, watchdog) -> int:
     if solve_modes.requested(args):
         return _run_mode(args, model, options, out, progress, parse_s)
     if getattr(args, "jobs", 1) > 1 or getattr(args, "scheduler", None):  # --scheduler alone: one racer there
-        return _run_portfolio(args, model, options, out, parse_s)
+        return _run_portfolio(args, model, options, out, parse_s, watchdog)
     answers = _SugarAnswers(args, model, out)
     result = solve(  # inside `run`'s watchdog: an interruption returns the best answer so far, or UNKNOWN
         model,
@@ -166,11 +166,12 @@ def _run(args: argparse.Namespace, out: "_Tracked", progress, watchdog) -> int:
 
 
 def _run_portfolio(args: argparse.Namespace, model, options: dict[str, str], out: "_Tracked",
-                   parse_s: float = 0.0) -> int:
+                   parse_s: float = 0.0, watchdog=None) -> int:
     """`solve --jobs N`: N solvers race on one CNF, on local processes (csp2sat.parallel.portfolio_solve) or
     a Dask cluster with --scheduler (csp2sat.dask_portfolio); output as plain solving."""
     from csp2sat.compiler import compile_model
     from csp2sat.parallel import portfolio_solve
+    from csp2sat.commands._common import stop_reason
 
     start = time.perf_counter()
     compiled = compile_model(model, options=options, single_answer=True)
@@ -193,8 +194,12 @@ def _run_portfolio(args: argparse.Namespace, model, options: dict[str, str], out
         from csp2sat.solver import interrupt_handled
 
         interrupt_handled()
+        if watchdog is not None:  # the cause on stderr, as plain solving says it
+            print(f"c stopped by {stop_reason(watchdog)}", file=sys.stderr)
         out.write("s UNKNOWN\n" if not answers.printed_status else "c interrupted before the optimum was proven\n")
         return Exit.OK
+    if not result.proven and watchdog is not None:  # the racers' own deadline (--timeout) came first
+        print(f"c stopped by {stop_reason(watchdog)}", file=sys.stderr)
     answers.finish(result)
     for error in result.errors:
         print(f"csp2sat: portfolio worker failed: {error}", file=sys.stderr)
