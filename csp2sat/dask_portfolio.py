@@ -242,7 +242,7 @@ def portfolio_solve_on_dask(
     from csp2sat.parallel import PortfolioResult, connect, first_racer, objective_rank, portfolio_solvers
     from csp2sat.solver import OPTIMUM, SATISFIABLE, UNKNOWN, UNSATISFIABLE
 
-    names = portfolio_solvers(jobs, first_racer(first, model, compiled))
+    names = portfolio_solvers(jobs, first_racer(first, model, compiled), decision=model.objective is None)
     client = connect(scheduler)
     token = f"csp2sat-portfolio-{uuid.uuid4().hex}"
     queue, state = Queue(f"{token}-queue", client=client), Variable(f"{token}-state", client=client)

@@ -39,12 +39,20 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Sequence
 
-from csp2sat.solver import AUTO_SOLVER, DEFAULT_SOLVER, SATISFIABLE, UNSATISFIABLE, choose_solver, without_auto
+from csp2sat.solver import (
+    AUTO_SOLVER, DECISION_SOLVER, DEFAULT_SOLVER, SATISFIABLE, UNSATISFIABLE, choose_solver, without_auto,
+)
 
 Answer = dict
 
 # Solvers raced by the portfolio, in this order after the user's own choice.
 PORTFOLIO = ("cadical195", "glucose4", "cadical153", "maplechrono", "lingeling", "minisat22", "glucose3", "mergesat3")
+# The second racer beside Glucose on a problem without an objective. Where `auto` picks Glucose there
+# (permutations with sums or differences, social golfers, linear systems), CaDiCaL 1.9.5 is 1.2-10x
+# slower and MiniSat 2.2 its equal, faster on some members and slower on others: the one that can win
+# the race (`solve -j 2` on nine such files: 63-65 s in all against 76-77 s with CaDiCaL second;
+# docs/performance.md, "A second racer for Glucose").
+DECISION_PARTNER = "minisat22"
 
 
 # ---------------------------------------------------------------- worker side (enumeration)
@@ -426,18 +434,25 @@ def parallel_count(compiled: Any, model: Any, jobs: int, **options: Any) -> int:
 # ---------------------------------------------------------------- portfolio
 
 
-def portfolio_solvers(jobs: int, first: str = DEFAULT_SOLVER) -> list[str]:
-    """The solver of each portfolio worker: `first` ("auto": `DEFAULT_SOLVER`), then the others of `PORTFOLIO`."""
+def portfolio_solvers(jobs: int, first: str = DEFAULT_SOLVER, decision: bool = False) -> list[str]:
+    """The solver of each portfolio worker: `first` ("auto": `DEFAULT_SOLVER`), then the others of `PORTFOLIO`.
+
+    `decision` (no objective): after Glucose comes MiniSat 2.2 (`DECISION_PARTNER`), then the rest.
+    """
     first = without_auto(first)
-    names = [first] + [name for name in PORTFOLIO if name != first]
+    ranked = PORTFOLIO
+    if decision and first == DECISION_SOLVER:
+        ranked = (DECISION_PARTNER,) + tuple(name for name in PORTFOLIO if name != DECISION_PARTNER)
+    names = [first] + [name for name in ranked if name != first]
     return [names[k % len(names)] for k in range(jobs)]
 
 
 def first_racer(first: str, model: Any, compiled: Any) -> str:
     """The portfolio's first solver: `first`, or for "auto" what plain solving would use (`choose_solver`).
 
-    Two racers are then that one and CaDiCaL or Glucose: the pair `PORTFOLIO` starts with, but
-    for a placement alldifferent, whose MiniSat comes later in it.
+    Two racers are then that one and CaDiCaL or Glucose (the pair `PORTFOLIO` starts with), MiniSat
+    and CaDiCaL for a placement alldifferent, and Glucose and MiniSat where `auto` gives a problem
+    without an objective to Glucose (`portfolio_solvers`' `decision`).
     """
     return choose_solver(model, compiled) if first == AUTO_SOLVER else first
 
@@ -609,7 +624,7 @@ def portfolio_solve(
     results = context.Queue()
     best_rank = context.Value("q", 1 << 62)
     proven = context.Value("q", 0)
-    names = portfolio_solvers(jobs, first_racer(first, model, compiled))
+    names = portfolio_solvers(jobs, first_racer(first, model, compiled), decision=model.objective is None)
     workers = [
         context.Process(target=_portfolio_worker, args=(payload, name, k, results, best_rank, proven), daemon=True)
         for k, name in enumerate(names)

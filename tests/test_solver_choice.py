@@ -116,3 +116,31 @@ def test_the_portfolio_starts_with_what_auto_would_pick() -> None:
     assert portfolio_solvers(2, first_racer("lingeling", model, placed)) == ["lingeling", DEFAULT_SOLVER]
     plain = csp2sat.parse(PLAIN)
     assert set(portfolio_solvers(2, first_racer("auto", plain, compile_model(plain)))) == {DEFAULT_SOLVER, DECISION_SOLVER}
+
+
+def test_glucose_races_minisat_without_an_objective() -> None:
+    """Where `auto` gives a decision problem to Glucose, CaDiCaL is the slow racer: MiniSat comes second,
+    CaDiCaL third; with an objective (or another first solver) the order stays `PORTFOLIO`'s."""
+    from csp2sat.parallel import DECISION_PARTNER, PORTFOLIO, portfolio_solvers
+
+    assert portfolio_solvers(3, DECISION_SOLVER, decision=True) == [DECISION_SOLVER, DECISION_PARTNER, DEFAULT_SOLVER]
+    assert portfolio_solvers(2, DECISION_SOLVER) == [DECISION_SOLVER, DEFAULT_SOLVER]
+    assert portfolio_solvers(2, DEFAULT_SOLVER, decision=True) == [DEFAULT_SOLVER, DECISION_SOLVER]
+    names = portfolio_solvers(len(PORTFOLIO), DECISION_SOLVER, decision=True)
+    assert sorted(names) == sorted(PORTFOLIO)  # every solver once, none twice
+
+
+def test_the_cli_portfolio_of_a_decision_problem_races_glucose_and_minisat(tmp_path, capsys, monkeypatch) -> None:
+    import csp2sat.parallel as parallel
+
+    raced = []
+    original = parallel.portfolio_solvers
+    monkeypatch.setattr(parallel, "portfolio_solvers", lambda *a, **k: raced.append(original(*a, **k)) or raced[-1])
+    path = tmp_path / "perm.csp"
+    for text, racers in ((PERMUTATION, [DECISION_SOLVER, "minisat22"]), (PERMUTATION + "(objective minimize x)",
+                                                                          [DECISION_SOLVER, DEFAULT_SOLVER])):
+        path.write_text(text)
+        status, out, err = run_cli(capsys, "solve", "-j", "2", "-v", str(path))
+        assert status == 0 and out.startswith("s "), err
+        assert raced[-1] == racers
+        assert re.search(rf"winner ({'|'.join(racers)})$", err, re.M), err
