@@ -474,6 +474,11 @@ class Normaliser:
                 return _image(a * x + k for x in d.values())
             lo, hi = self.bounds(expr)
             return Domain.range(lo, hi)
+        if all(a == 1 or a == -1 for a in coefs.values()) and all(len(doms[v].intervals) == 1 for v in coefs):
+            # ±1 sums of intervals fill the interval between their bounds: exact, without listing the values
+            # (a magic square's pairs of 1..100 made 10,000 sums each, a fifth of its compile time).
+            lo, hi = self.bounds(expr)
+            return Domain.range(lo, hi)
         steps = 1
         for v in coefs:
             steps *= doms[v].size

@@ -335,3 +335,23 @@ def test_abs_equal_to_a_constant_is_two_values_of_its_argument(op: str, by_hand:
     decl = "(int a 0 40)(int b 0 40)"
     sizes = [compile_model(csp2sat.parse(decl + text)).num_clauses for text in (f"({op} (abs (- a b)) 3)", by_hand)]
     assert sizes[0] == sizes[1]
+
+
+@pytest.mark.parametrize("domains", [
+    ["0..3", "5..9"], ["-4..2", "1..1", "0..6"], ["0..3", "(0 2 4)"], ["(1 5)", "(1 5)"], ["2..2", "-3..-1"],
+])
+def test_the_domain_of_a_sum_is_exactly_its_values(domains: list[str]) -> None:
+    """`domain_of` of Σ ±x (+ k) against the set of every sum: exact whether the domains are intervals
+    (the bounds, without listing the sums) or have holes (listed)."""
+    from csp2sat.normalise import Normaliser
+
+    decls = "".join(
+        f"(int x{i} {d.replace('..', ' ')})" if ".." in d else f"(int x{i} {d})" for i, d in enumerate(domains)
+    )
+    normaliser = Normaliser(csp2sat.parse(decls))
+    values = [list(normaliser.csp.int_domains[i].values()) for i in range(len(domains))]
+    for signs in itertools.product((1, -1), repeat=len(domains)):
+        for k in (0, 3):
+            expected = {k + sum(a * x for a, x in zip(signs, xs)) for xs in itertools.product(*values)}
+            got = normaliser.domain_of(({i: a for i, a in enumerate(signs)}, k))
+            assert set(got.values()) == expected, (domains, signs, k)
