@@ -36,6 +36,7 @@ import threading
 import time
 import uuid
 from collections import deque
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Sequence
 
@@ -78,15 +79,37 @@ def _die_with_parent() -> None:
         pass
 
 
-def _init_local_worker(payload: bytes) -> None:
-    global _PAYLOAD
+@contextmanager
+def _stops_held() -> Iterator[None]:
+    """SIGINT and SIGTERM held back until the block ends, around spawning local workers.
+
+    A time-out or Ctrl-C in the middle of writing a worker's start-up data (the pickled problem) left it
+    printing a traceback (truncated pickle data, its queue's semaphore gone with us, or its interpreter
+    stopped half started). Held back, those signals are handled once the worker has its data; the worker
+    inherits the mask and `_worker_takes_stops` undoes it.
+    """
     import signal
 
-    _die_with_parent()
-    # Spawned with SIGINT and SIGTERM blocked (`_Pool.submit`); a Ctrl-C at the terminal is the parent's to
-    # handle (it stops the workers), so it is ignored here, and SIGTERM gets its default action back.
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
+def _worker_takes_stops() -> None:
+    """In a worker spawned under `_stops_held`: a Ctrl-C at the terminal is the parent's to handle (it stops
+    its workers), so it is ignored here, and SIGTERM gets its default action back."""
+    import signal
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+
+
+def _init_local_worker(payload: bytes) -> None:
+    global _PAYLOAD
+    _die_with_parent()
+    _worker_takes_stops()  # spawned under `_stops_held` (`_Pool.submit`)
     _PAYLOAD = payload
 
 
@@ -248,15 +271,8 @@ class _Pool:
         executor = self.executors[worker % len(self.executors)]
         if self.client is not None:
             return executor.submit(run_cubes, self.token, self.payload_ref, items, budget, keep, limit, self.method)
-        # A local submit may spawn a worker: a time-out or Ctrl-C in the middle of writing its start-up data
-        # would leave it printing a traceback. Blocked, those signals are handled once the submit returns.
-        import signal
-
-        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-        try:
+        with _stops_held():  # a local submit may spawn a worker
             return executor.submit(run_cubes, self.token, self.payload_ref, items, budget, keep, limit, self.method)
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
     def close(self) -> None:
         if self.client is not None:
@@ -561,13 +577,8 @@ class _SharedMemoryBoard:
 
 def _portfolio_worker(payload: bytes, solver_name: str, index: int, queue: Any, best_rank: Any, proven: Any) -> None:
     """A local racer process (see `race`)."""
-    import signal
-
     _die_with_parent()
-    # Started with SIGINT and SIGTERM blocked (`portfolio_solve`); a Ctrl-C at the terminal is the coordinator's
-    # to handle (it kills the racers), so it is ignored here, and SIGTERM gets its default action back.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+    _worker_takes_stops()  # started under `_stops_held` (`portfolio_solve`)
     model, compiled, verify = pickle.loads(payload)
     race(model, compiled, solver_name, verify, _SharedMemoryBoard(index, queue, best_rank, proven))
 
@@ -615,7 +626,6 @@ def portfolio_solve(
     """
     import multiprocessing
     import queue as queues
-    import signal
 
     from csp2sat.solver import OPTIMUM, SATISFIABLE, UNKNOWN, UNSATISFIABLE
 
@@ -638,15 +648,9 @@ def portfolio_solve(
     ended: set[int] = set()  # racers whose last message arrived
     dead: set[int] = set()  # racers found exited without one (a crash, a kill): failed at the next quiet moment
     try:
-        # A time-out or Ctrl-C in the middle of writing a racer's start-up data (the pickled problem) left it
-        # printing a traceback (truncated pickle data, or its queue's semaphore gone with us). Blocked, those
-        # signals are handled once every racer has its data; the racers inherit the mask (`_portfolio_worker`).
-        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-        try:
+        with _stops_held():
             for worker in workers:
                 worker.start()
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         while failed < len(workers):
             if finished and (model.objective is None or best <= best_rank.value):
                 break
