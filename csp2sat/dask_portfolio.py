@@ -239,10 +239,10 @@ def portfolio_solve_on_dask(
     """
     from distributed import Queue, Variable
 
-    from csp2sat.parallel import PortfolioResult, connect, first_racer, objective_rank, portfolio_solvers
+    from csp2sat.parallel import PortfolioResult, connect, objective_rank, portfolio_racers
     from csp2sat.solver import OPTIMUM, SATISFIABLE, UNKNOWN, UNSATISFIABLE
 
-    names = portfolio_solvers(jobs, first_racer(first, model, compiled), decision=model.objective is None)
+    names = portfolio_racers(jobs, first, model, compiled)
     client = connect(scheduler)
     token = f"csp2sat-portfolio-{uuid.uuid4().hex}"
     queue, state = Queue(f"{token}-queue", client=client), Variable(f"{token}-state", client=client)

@@ -473,6 +473,12 @@ def first_racer(first: str, model: Any, compiled: Any) -> str:
     return choose_solver(model, compiled) if first == AUTO_SOLVER else first
 
 
+def portfolio_racers(jobs: int, first: str, model: Any, compiled: Any) -> list[str]:
+    """The solvers `jobs` racers run on this problem (locally or on Dask): `first_racer`, then
+    `portfolio_solvers`' order for a problem with or without an objective."""
+    return portfolio_solvers(jobs, first_racer(first, model, compiled), decision=model.objective is None)
+
+
 def objective_rank(model: Any, compiled: Any) -> Callable[[int], int]:
     """Rank of an objective value among the objective variable's values, best first (0 = best).
 
@@ -634,7 +640,7 @@ def portfolio_solve(
     results = context.Queue()
     best_rank = context.Value("q", 1 << 62)
     proven = context.Value("q", 0)
-    names = portfolio_solvers(jobs, first_racer(first, model, compiled), decision=model.objective is None)
+    names = portfolio_racers(jobs, first, model, compiled)
     workers = [
         context.Process(target=_portfolio_worker, args=(payload, name, k, results, best_rank, proven), daemon=True)
         for k, name in enumerate(names)
