@@ -166,7 +166,7 @@ def _run(args: argparse.Namespace, out: "_Tracked", progress, watchdog) -> int:
 
 
 def _run_portfolio(args: argparse.Namespace, model, options: dict[str, str], out: "_Tracked",
-                   parse_s: float = 0.0, watchdog=None) -> int:
+                   parse_s: float, watchdog) -> int:
     """`solve --jobs N`: N solvers race on one CNF, on local processes (csp2sat.parallel.portfolio_solve) or
     a Dask cluster with --scheduler (csp2sat.dask_portfolio); output as plain solving."""
     from csp2sat.compiler import compile_model
@@ -194,11 +194,10 @@ def _run_portfolio(args: argparse.Namespace, model, options: dict[str, str], out
         from csp2sat.solver import interrupt_handled
 
         interrupt_handled()
-        if watchdog is not None:  # the cause on stderr, as plain solving says it
-            print(f"c stopped by {stop_reason(watchdog)}", file=sys.stderr)
+        print(f"c stopped by {stop_reason(watchdog)}", file=sys.stderr)  # the cause, as plain solving says it
         out.write("s UNKNOWN\n" if not answers.printed_status else "c interrupted before the optimum was proven\n")
         return Exit.OK
-    if not result.proven and watchdog is not None:  # the racers' own deadline (--timeout) came first
+    if not result.proven and watchdog.expired():  # the racers' own deadline (--timeout) came first
         print(f"c stopped by {stop_reason(watchdog)}", file=sys.stderr)
     answers.finish(result)
     for error in result.errors:
