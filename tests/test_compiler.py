@@ -355,3 +355,28 @@ def test_the_domain_of_a_sum_is_exactly_its_values(domains: list[str]) -> None:
             expected = {k + sum(a * x for a, x in zip(signs, xs)) for xs in itertools.product(*values)}
             got = normaliser.domain_of(({i: a for i, a in enumerate(signs)}, k))
             assert set(got.values()) == expected, (domains, signs, k)
+
+
+_MINMAX_TERMS = {
+    "(min a b)": lambda a, b: min(a, b), "(max a b)": lambda a, b: max(a, b),
+    "(min (* -2 a) b)": lambda a, b: min(-2 * a, b), "(max (- a) (+ b 1))": lambda a, b: max(-a, b + 1),
+    "(min a 1)": lambda a, b: min(a, 1), "(max -2 b)": lambda a, b: max(-2, b),
+    "(min (+ a b) b)": lambda a, b: min(a + b, b),  # a sum: the general path
+}
+
+
+@pytest.mark.parametrize("term", sorted(_MINMAX_TERMS))
+@pytest.mark.parametrize("limit", [0, 64])
+def test_min_and_max_equal_to_a_variable(term: str, limit: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``t = min(A, B)`` / ``max`` with t a variable (domains with holes, coefficients of either sign,
+    constants): exactly the predicate's solutions, written per value of the result (single-variable
+    terms, the default) or through the differences t - A and t - B (`limit` 0: always the latter)."""
+    import csp2sat.normalise as normalise
+
+    monkeypatch.setattr(normalise, "PER_VALUE_MINMAX_LIMIT", limit)
+    value = _MINMAX_TERMS[term]
+    text = f"(int a -3 3)(int b (-4 -1 0 2 5))(int t -9 9)(= t {term})"
+    expected = _brute({"a": A, "b": HOLES, "t": list(range(-9, 10))}, lambda a, b, t: t == value(a, b))
+    assert _count_solutions(text) == expected
+    negated = _brute({"a": A, "b": HOLES, "t": list(range(-9, 10))}, lambda a, b, t: t != value(a, b))
+    assert _count_solutions(f"(int a -3 3)(int b (-4 -1 0 2 5))(int t -9 9)(!= t {term})") == negated
