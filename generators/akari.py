@@ -57,12 +57,13 @@ class Akari:
 
 
 def read(text: str) -> Akari:
-    """Read an Akari board: one character per cell, ``.`` white, ``#`` black, ``0``-``4`` a numbered black cell.
+    """Read an Akari board: ``.`` white, ``#`` black, ``0``-``4`` a numbered black cell, one character per
+    cell or whitespace-separated.
 
     Raises `PuzzleError` at the place for an unknown character, ragged rows and
     a number larger than the count of white neighbours of its cell.
     """
-    grid = read_grid(text, hash_comments=False, tokens=False)
+    grid = read_grid(text, hash_comments=False)
     rows, cols = len(grid), len(grid[0])
     black: dict[Pos, int | None] = {}
     for r, row in enumerate(grid):
@@ -71,7 +72,7 @@ def read(text: str) -> Akari:
                 continue
             if token.text == BLACK:
                 black[r, c] = None
-            elif token.text in "01234":
+            elif token.text in ("0", "1", "2", "3", "4"):
                 black[r, c] = int(token.text)
             else:
                 raise PuzzleError(f"unknown cell {token.text!r} (expected '.' or '-' white, '#' or 0-4 black)",

@@ -27,12 +27,17 @@ def test_reader():
     assert puzzle.text_lines() == ["#.", ".2"]
 
 
+def test_reader_takes_whitespace_separated_cells_as_the_help_says():
+    assert akari.read("# .\n.\t2\n") == akari.read("#.\n.2\n")
+
+
 @pytest.mark.parametrize(
     "text, message, line, col",
     [
         ("..\n.x\n", "unknown cell 'x'", 2, 2),
         ("..\n...\n", "row has 3 cells", 2, 3),
         ("#3\n..\n", "clue 3 has only 1 white neighbours", 1, 2),
+        ("# 12\n. .\n", "unknown cell '12'", 1, 3),
     ],
 )
 def test_reader_errors_have_positions(text, message, line, col):
