@@ -19,8 +19,8 @@ itself: the problem is scattered once to every worker, tasks carry only cubes.
 Portfolio (`portfolio_solve`, ``solve --jobs N``): N local processes run
 different PySAT solvers on the same CNF; the first proof (UNSAT, SAT without
 objective, or optimum) wins and the others are terminated. With an objective
-each worker bisects (like `csp2sat.solver.Search`, with its `ProbeBudget`) and they share two numbers
-through shared memory: the best objective found by anyone (an upper bound on
+each worker runs plain solving's objective search (`csp2sat.solver.Search.run`: budgeted probes,
+re-encoding for the values still open) and they share two numbers through shared memory: the best objective found by anyone (an upper bound on
 the next target) and the best proven bound (below it no answer exists); every
 improvement is sent with its answer to the coordinator, which prints it.
 The racer's search (`race`) is shared with the portfolio on a Dask cluster
@@ -494,64 +494,60 @@ def objective_rank(model: Any, compiled: Any) -> Callable[[int], int]:
 
 
 def race(model: Any, compiled: Any, solver_name: str, verify: bool, board: Any) -> None:
-    """One racer: solve, then (objective) bisect with the bounds shared through `board`; the end goes to `board`.
+    """One racer: `Search.run` as plain solving runs it, with the bounds shared through `board`; the end goes to `board`.
 
     Ranks index the objective's domain values, best first. `board.best()`: rank
     of the best answer anyone has found; `board.proven()`: no answer has a rank
     below it; `board.offer(rank, values, shown)` publishes an answer if it
     improves on `best()`; `board.prove(rank)` raises the proven bound;
     `board.end(kind, detail)`: unsat, sat (the answer), optimum (its rank) or error.
+    Each racer thus runs the objective search of plain solving (budgeted probes, re-encoding
+    for the values still open), skipping what the others have found or refuted.
     Used by the local portfolio (shared memory) and on Dask (csp2sat.dask_portfolio).
     """
-    from csp2sat.solver import ProbeBudget, Search
+    from csp2sat.solver import Search
 
     try:
         search = Search(model, compiled, solver=solver_name, verify=verify)
-        if not search._solve([]):
-            board.end("unsat", None)
-            return
-        values = search._answer()
         objective = model.objective
         if objective is None:
-            board.end("sat", values)
+            result = search.run()
+            if result.status == UNSATISFIABLE:
+                board.end("unsat", None)
+            else:
+                board.end("sat", result.all_values)
             return
-        minimise = objective.sense == "minimize"
         ranked = compiled.domain_values(objective.var)
-        if not minimise:
+        if objective.sense != "minimize":
             ranked.reverse()
-        position = {v: k for k, v in enumerate(ranked)}
+        bounds = _RankedBounds(board, {v: k for k, v in enumerate(ranked)})
 
-        def report(values: dict) -> int:
-            rank = position[values[objective.var]]
-            board.offer(rank, values, tuple(values[n] for n in objective.shown))
-            return rank
+        def report(values: dict, shown: tuple) -> None:
+            board.offer(bounds.position[values[objective.var]], values, shown)
 
-        mine = report(values)
-        budget = ProbeBudget.of(search)
-        while True:
-            lo = board.proven()
-            top = min(mine, board.best())  # someone else's better answer bounds my search too
-            if lo >= top:
-                break
-            middle = lo + (top - lo) // 2
-            linear = bool(budget and budget.linear_next) or middle == top - 1
-            target = ranked[top - 1 if linear else middle]
-            bound = search._at_least_as_good(objective.var, target, minimise)
-            if bound is True:
-                break
-            found = bound is not False and search._solve([bound], budget.for_probe(linear) if budget else None)
-            if found is None:
-                budget.ran_out(search.stats)
-                continue
-            if not found:
-                if bound is not False:
-                    search.sat.add_clause([-bound])
-                board.prove(position[target] + 1)
-                continue
-            mine = report(search._answer())
-        board.end("optimum", min(mine, board.best()))
+        result = search.run(on_answer=report, shared=bounds)
+        if result.status == UNSATISFIABLE:
+            board.end("unsat", None)
+            return
+        board.end("optimum", min(bounds.position[result.objective], board.best()))
     except Exception as err:  # reported, never silent: the coordinator shows it if nobody else succeeds
         board.end("error", repr(err))
+
+
+class _RankedBounds:
+    """`csp2sat.solver.SharedBounds` over a board that keeps ranks (see `race`)."""
+
+    def __init__(self, board: Any, position: dict[int, int]) -> None:
+        self.board, self.position = board, position
+
+    def narrow(self, open_values: list[int]) -> list[int]:
+        # A value the first CNF's domain lacks cannot be in an answer (dropped, as nobody can rank it).
+        lo, top = self.board.proven(), self.board.best()
+        return [v for v in open_values if lo <= self.position.get(v, -1) < top]
+
+    def refuted(self, target: int) -> None:
+        if target in self.position:
+            self.board.prove(self.position[target] + 1)
 
 
 class _SharedMemoryBoard:

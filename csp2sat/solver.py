@@ -49,7 +49,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, Union
+from typing import Callable, Mapping, Protocol, Union
 
 from csp2sat.diagnostics import CspError, Exit
 from csp2sat.syntax import Model
@@ -1144,6 +1144,21 @@ class ProbeBudget:
         self.linear_next = True
 
 
+class SharedBounds(Protocol):
+    """What other searches of the same problem have found out (a portfolio's racers: `csp2sat.parallel.race`).
+
+    `Search.run` asks before each probe and tells after each refutation; its answers go out
+    through its `on_answer`.
+    """
+
+    def narrow(self, open_values: list[int]) -> list[int]:
+        """The values of `open_values` (best first) that no other search has ruled out: better than
+        every answer found so far, and not refuted."""
+
+    def refuted(self, target: int) -> None:
+        """No answer is at least as good as `target`."""
+
+
 class Search:
     """One incremental search over a compiled model: satisfiability, then optimisation if asked.
 
@@ -1216,7 +1231,8 @@ class Search:
             verify_answer(self.model, values)
         return values
 
-    def run(self, on_answer: Callable[[Values, tuple[int, ...]], None] | None = None) -> Result:
+    def run(self, on_answer: Callable[[Values, tuple[int, ...]], None] | None = None,
+            shared: SharedBounds | None = None) -> Result:
         """Search; with an objective, improve until optimal. Raises `Interrupted` when stopped (see `solve`).
 
         The objective strategy is the compiled option ``objective``: "binary" bisects between the
@@ -1228,6 +1244,10 @@ class Search:
         answers near the best one. Either way every proven bound becomes a unit clause, and
         ``shrink`` may re-encode the problem with the objective's domain cut to the values still
         open (`_shrink`).
+
+        `shared` (a portfolio's racer): the values other searches have ruled out are dropped from the
+        open values before each probe, and each refutation is passed on. The search then ends when
+        nothing is open, and its own best answer need not be the optimum (another search holds it).
         """
         model = self.model
         result = Result(UNKNOWN, model=model, stats=self.stats)
@@ -1261,6 +1281,10 @@ class Search:
         open_values = self._ranked(minimise, best)
         self._tighten(objective.var, best, minimise)
         while open_values:
+            if shared is not None:
+                open_values = shared.narrow(open_values)
+                if not open_values:
+                    break
             if self._shrink(open_values, minimise):
                 still_open = set(open_values)
                 open_values = [v for v in self._ranked(minimise, None) if v in still_open]
@@ -1295,6 +1319,8 @@ class Search:
             # No answer at least as good as target (by the domain, or proven): a bound, kept as a unit clause.
             if bound is not False and bound is not True:
                 self.sat.add_clause([-bound])
+            if shared is not None:
+                shared.refuted(target)
             open_values = [v for v in open_values if better(target, v)]
             step = max(1, step // 2)
         result.status = OPTIMUM

@@ -163,6 +163,55 @@ def test_a_portfolio_racer_takes_linear_steps_when_its_probes_run_out(solver: st
     assert board.ends == [("optimum", compiled.domain_values(model.objective.var).index(5))] and runs
 
 
+@pytest.mark.parametrize("shrink", ["off", "on"])
+def test_a_portfolio_racer_skips_what_the_others_found_and_refuted(shrink: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A racer runs plain solving's search (re-encoding too, with ``shrink=on``) and probes only the values the
+    board leaves open: with the optimum already found and proven by others, its first answer is its last SAT call;
+    alone, it refutes every better value itself and tells the board."""
+    import csp2sat.solver
+    from csp2sat.compiler import compile_model
+    from csp2sat.parallel import race
+
+    calls: list[int] = []
+    solve = csp2sat.solver.Search._solve
+    monkeypatch.setattr(csp2sat.solver.Search, "_solve", lambda self, *args: (calls.append(1), solve(self, *args))[1])
+    shrinks: list[int] = []
+    recompile = csp2sat.solver.Search._recompile
+    monkeypatch.setattr(csp2sat.solver.Search, "_recompile", lambda self, *args: (shrinks.append(1), recompile(self, *args))[1])
+
+    class Board:
+        def __init__(self, best: int, proven: int) -> None:
+            self.best_rank, self.proven_rank, self.ends, self.proofs = best, proven, [], []
+
+        def best(self) -> int:
+            return self.best_rank
+
+        def proven(self) -> int:
+            return self.proven_rank
+
+        def offer(self, rank: int, values: dict, shown: tuple) -> None:
+            self.best_rank = min(self.best_rank, rank)
+
+        def prove(self, rank: int) -> None:
+            self.proofs.append(rank)
+            self.proven_rank = max(self.proven_rank, rank)
+
+        def end(self, kind: str, detail) -> None:
+            self.ends.append((kind, detail))
+
+    model = csp2sat.parse(_mycielskian_colouring(3))
+    compiled = compile_model(model, options={"symmetry": "off", "shrink": shrink}, single_answer=True)
+    optimum = compiled.domain_values(model.objective.var).index(5)
+    settled = Board(optimum, optimum)
+    race(model, compiled, "cadical195", True, settled)
+    assert settled.ends == [("optimum", optimum)] and len(calls) == 1 and not settled.proofs and not shrinks
+    calls.clear()
+    alone = Board(1 << 62, 0)
+    race(model, compiled, "cadical195", True, alone)
+    assert alone.ends == [("optimum", optimum)] and alone.proven_rank == optimum and len(calls) > 1
+    assert bool(shrinks) == (shrink == "on")
+
+
 @pytest.mark.parametrize("solver", ["glucose4", "cadical195", "minisat22"])
 def test_a_conflict_budget_holds_for_one_search_only(solver: str) -> None:
     from pysat.examples.genhard import PHP
