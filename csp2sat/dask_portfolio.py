@@ -248,7 +248,7 @@ def portfolio_solve_on_dask(
     queue, state = Queue(f"{token}-queue", client=client), Variable(f"{token}-state", client=client)
     outcome = PortfolioResult(UNKNOWN, None, proven=False)
     best, proven = 1 << 62, 0  # the best rank received, the highest proven bound
-    rank_of = objective_rank(model, compiled)
+    rank_of = objective_rank(model)
     futures: list[Any] = []
     deadline = None if timeout is None else time.monotonic() + timeout
     try:

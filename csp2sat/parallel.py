@@ -479,18 +479,20 @@ def portfolio_racers(jobs: int, first: str, model: Any, compiled: Any) -> list[s
     return portfolio_solvers(jobs, first_racer(first, model, compiled), decision=model.objective is None)
 
 
-def objective_rank(model: Any, compiled: Any) -> Callable[[int], int]:
-    """Rank of an objective value among the objective variable's values, best first (0 = best).
+def objective_rank(model: Any) -> Callable[[int], int]:
+    """Rank of an objective value among the objective variable's declared values, best first (0 = best).
 
     Portfolio racers report answers and bounds as ranks so that minimising and maximising compare
-    the same way; without an objective every answer has rank 0.
+    the same way; counted over the declared domain, so that every CNF of the problem ranks alike
+    (the first one, built for the best values only when that pays, and each racer's re-encodings).
+    Without an objective every answer has rank 0.
     """
     if model.objective is None:
         return lambda value: 0
-    ranked = compiled.domain_values(model.objective.var)
-    if model.objective.sense != "minimize":
-        ranked.reverse()
-    return {v: k for k, v in enumerate(ranked)}.__getitem__
+    intervals = model.int_vars[model.objective.var].domain.intervals
+    if model.objective.sense == "minimize":
+        return lambda v: sum(min(hi, v - 1) - lo + 1 for lo, hi in intervals if lo < v)
+    return lambda v: sum(hi - max(lo, v + 1) + 1 for lo, hi in intervals if hi > v)
 
 
 def race(model: Any, compiled: Any, solver_name: str, verify: bool, board: Any) -> None:
@@ -517,19 +519,16 @@ def race(model: Any, compiled: Any, solver_name: str, verify: bool, board: Any) 
             else:
                 board.end("sat", result.all_values)
             return
-        ranked = compiled.domain_values(objective.var)
-        if objective.sense != "minimize":
-            ranked.reverse()
-        bounds = _RankedBounds(board, {v: k for k, v in enumerate(ranked)})
+        rank = objective_rank(model)
 
         def report(values: dict, shown: tuple) -> None:
-            board.offer(bounds.position[values[objective.var]], values, shown)
+            board.offer(rank(values[objective.var]), values, shown)
 
-        result = search.run(on_answer=report, shared=bounds)
+        result = search.run(on_answer=report, shared=_RankedBounds(board, rank))
         if result.status == UNSATISFIABLE:
             board.end("unsat", None)
             return
-        board.end("optimum", min(bounds.position[result.objective], board.best()))
+        board.end("optimum", min(rank(result.objective), board.best()))
     except Exception as err:  # reported, never silent: the coordinator shows it if nobody else succeeds
         board.end("error", repr(err))
 
@@ -537,17 +536,15 @@ def race(model: Any, compiled: Any, solver_name: str, verify: bool, board: Any) 
 class _RankedBounds:
     """`csp2sat.solver.SharedBounds` over a board that keeps ranks (see `race`)."""
 
-    def __init__(self, board: Any, position: dict[int, int]) -> None:
-        self.board, self.position = board, position
+    def __init__(self, board: Any, rank: Callable[[int], int]) -> None:
+        self.board, self.rank = board, rank
 
     def narrow(self, open_values: list[int]) -> list[int]:
-        # A value the first CNF's domain lacks cannot be in an answer (dropped, as nobody can rank it).
         lo, top = self.board.proven(), self.board.best()
-        return [v for v in open_values if lo <= self.position.get(v, -1) < top]
+        return [v for v in open_values if lo <= self.rank(v) < top]
 
     def refuted(self, target: int) -> None:
-        if target in self.position:
-            self.board.prove(self.position[target] + 1)
+        self.board.prove(self.rank(target) + 1)
 
 
 class _SharedMemoryBoard:
@@ -643,7 +640,7 @@ def portfolio_solve(
     ]
     deadline = None if timeout is None else time.monotonic() + timeout
     outcome = PortfolioResult(UNKNOWN, None, proven=False)
-    rank_of = objective_rank(model, compiled)
+    rank_of = objective_rank(model)
     best = 1 << 62  # rank of the best answer received
     failed = 0
     finished = False  # a proof arrived; with an objective, wait for the answer it rests on

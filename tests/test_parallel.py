@@ -101,6 +101,31 @@ def test_portfolio_verdicts(text: str, status: str, objective: int | None) -> No
         assert result.values["x"] == 3
 
 
+@pytest.mark.parametrize("sense, bound, optimum", [("minimize", "(>= (+ x y) 70)", 61), ("maximize", "(<= (+ x y) 22)", 13)])
+def test_portfolio_starts_from_the_objectives_best_values_as_plain_solving(sense: str, bound: str, optimum: int) -> None:
+    """`solve -j N` compiles as plain solving does (`compile_for_search`): with ``shrink=on`` the first CNF holds
+    only the best quarter of the objective's values, which has no answer here; every racer re-encodes for the
+    rest and the ranks they share (over the declared domain, holes included) still order the answers."""
+    from csp2sat.solver import compile_for_search
+
+    text = f"(int x (0 3 5 (7 99)))\n(int y 0 9)\n(>= y 9)\n{bound}\n(<= x 61)\n(!= x 60)\n(>= x 13)\n(objective {sense} x)\n"
+    model = check(parse_text(text))
+    compiled = compile_for_search(model, {"shrink": "on"})
+    assert compiled.objective_window is not None and optimum not in compiled.domain_values("x")
+    seen: list[int] = []
+    result = portfolio_solve(model, compiled, 2, on_answer=lambda values, shown: seen.append(shown[0]))
+    assert (result.status, result.objective) == ("OPTIMUM FOUND", optimum) and seen[-1] == optimum
+
+
+def test_objective_ranks_count_the_declared_values_better_than_it() -> None:
+    from csp2sat.parallel import objective_rank
+
+    for sense in ("minimize", "maximize"):
+        model = check(parse_text(f"(int x (-5 (-2 1) 4 (9 12)))\n(objective {sense} x)\n"))
+        values = sorted(model.int_vars["x"].domain.values(), reverse=sense == "maximize")
+        assert [objective_rank(model)(v) for v in values] == list(range(len(values)))
+
+
 def _cli(*args: str) -> subprocess.CompletedProcess:
     exe = Path(sys.executable).with_name("csp2sat")
     return subprocess.run([str(exe), *args], capture_output=True, text=True, cwd="/", timeout=300)

@@ -169,12 +169,12 @@ def _run_portfolio(args: argparse.Namespace, model, options: dict[str, str], out
                    parse_s: float, watchdog) -> int:
     """`solve --jobs N`: N solvers race on one CNF, on local processes (csp2sat.parallel.portfolio_solve) or
     a Dask cluster with --scheduler (csp2sat.dask_portfolio); output as plain solving."""
-    from csp2sat.compiler import compile_model
-    from csp2sat.parallel import portfolio_solve
     from csp2sat.commands._common import stop_reason
+    from csp2sat.parallel import portfolio_solve
+    from csp2sat.solver import compile_for_search
 
     start = time.perf_counter()
-    compiled = compile_model(model, options=options, single_answer=True)
+    compiled = compile_for_search(model, options)  # as plain solving: maybe for the objective's best values first
     compile_s = time.perf_counter() - start
     answers = _SugarAnswers(args, model, out)
     timeout = None if args.timeout is None else max(0.0, args.timeout - compile_s)
