@@ -178,8 +178,8 @@ def load_map(path: str) -> dict:
 def _map_problem(data: dict) -> str | None:
     """What is wrong with the structure of a map (edited by hand, truncated, ...), or None."""
 
-    def literal(x: Any) -> bool:
-        return isinstance(x, (bool, int))
+    def count(x: Any) -> bool:
+        return isinstance(x, int) and not isinstance(x, bool) and x >= 0
 
     def ints(xs: Any) -> bool:
         return isinstance(xs, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in xs)
@@ -187,6 +187,22 @@ def _map_problem(data: dict) -> str | None:
     source = data.get("source")
     if not (isinstance(source, dict) and isinstance(source.get("path"), str) and isinstance(source.get("sha256"), str)):
         return '"source" must hold "path" and "sha256"'
+    cnf = data.get("cnf")
+    if not (isinstance(cnf, dict) and count(cnf.get("vars")) and count(cnf.get("clauses"))):
+        return '"cnf" must hold the numbers of "vars" and "clauses"'
+    top = cnf["vars"]
+    if "clause_vars" in data and not (count(data["clause_vars"]) and data["clause_vars"] <= top):
+        return f'"clause_vars" must be a number of variables from 0 to {top} ("cnf" "vars")'
+    objective = data.get("objective")
+    if objective is not None and not (isinstance(objective, dict) and objective.get("sense") in ("minimize", "maximize")
+                                      and isinstance(objective.get("var"), str)):
+        return '"objective" must be null or hold "sense" (minimize or maximize) and "var"'
+
+    def literal(x: Any) -> bool:  # a CNF literal of this map's CNF, or True/False (decided by the compiler)
+        return isinstance(x, bool) or (isinstance(x, int) and 0 < abs(x) <= top)
+
+    def literals(xs: Any) -> bool:
+        return ints(xs) and all(literal(x) for x in xs)
     for key in ("int_vars", "bool_vars"):
         if not isinstance(data.get(key), list) or not all(isinstance(v, dict) for v in data[key]):
             return f'"{key}" must be a list of objects'
@@ -195,10 +211,10 @@ def _map_problem(data: dict) -> str | None:
         if not isinstance(name, str) or not isinstance(var.get("printed"), bool):
             return f'integer variable {name!r}: needs "name" and "printed"'
         if "bits" in var:
-            if not (isinstance(var.get("lb"), int) and ints(var["bits"])):
+            if not (isinstance(var.get("lb"), int) and literals(var["bits"])):
                 return f'integer variable {name!r}: needs "lb" and a list of "bits"'
         elif "eq" in var:
-            if not (ints(var.get("values")) and var["values"] and ints(var["eq"]) and len(var["eq"]) == len(var["values"])):
+            if not (ints(var.get("values")) and var["values"] and literals(var["eq"]) and len(var["eq"]) == len(var["values"])):
                 return f'integer variable {name!r}: needs "values" and one "eq" literal per value'
         elif not (
             ints(var.get("values")) and var["values"] and isinstance(var.get("le"), list)

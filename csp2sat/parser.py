@@ -876,7 +876,11 @@ def parse_text(text: str, file: str = "<string>", max_nesting: int | None = None
                 try:
                     statements = _drive(_lark_tables(), _lark_tokens(text))
                 except UnexpectedInput as err:
-                    raise _syntax_error(err, text, file) from None
+                    error = _syntax_error(err, text, file)
+                    if text.lstrip().startswith("<"):
+                        error.notes += ("this looks like XML: XCSP3 is read from a file named FILE.xml (.xml.gz, "
+                                        ".xml.lzma), or from standard input by `csp2sat convert -`",)
+                    raise error from None
             odd[0] = True
         if max_nesting != 0:
             _check_nesting(lines, file, max_nesting or MAX_NESTING)

@@ -21,6 +21,8 @@ import gzip
 import itertools
 import lzma
 import re
+import sys
+import zlib
 from dataclasses import dataclass, field
 from typing import Iterator, Union
 from xml.parsers import expat
@@ -105,10 +107,20 @@ class Instance:
 
 
 def read_text_of(path: str) -> str:
-    """The text of an XCSP3 file, decompressing ``.gz``/``.lzma``/``.xz`` (errors: `Exit.IO`)."""
+    """The text of an XCSP3 file, decompressing ``.gz``/``.lzma``/``.xz`` (errors: `Exit.IO`).
+
+    ``-`` reads standard input, compressed or not (told apart by the first bytes).
+    """
     try:
         low = path.lower()
-        if low.endswith(".gz"):
+        if path == "-":
+            data = sys.stdin.buffer.read()
+            if data.startswith(b"\x1f\x8b"):
+                data = gzip.decompress(data)
+            elif data.startswith((b"\xfd7zXZ\x00", b"\x5d\x00\x00")):  # xz; the legacy .lzma header
+                data = lzma.decompress(data)
+            path = "<stdin>"
+        elif low.endswith(".gz"):
             with gzip.open(path, "rb") as f:
                 data = f.read()
         elif low.endswith((".lzma", ".xz")):
@@ -117,8 +129,9 @@ def read_text_of(path: str) -> str:
         else:
             with open(path, "rb") as f:
                 data = f.read()
-    except (OSError, lzma.LZMAError, EOFError) as err:
-        raise CspError(f"cannot read file: {getattr(err, 'strerror', None) or err}", file=path, exit=Exit.IO) from None
+    except (OSError, lzma.LZMAError, EOFError, zlib.error) as err:
+        name = "<stdin>" if path == "-" else path
+        raise CspError(f"cannot read file: {getattr(err, 'strerror', None) or err}", file=name, exit=Exit.IO) from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -164,7 +177,7 @@ def parse_xml(text: str, file: str) -> XElem:
 
 def read_instance(path: str) -> Instance:
     """The `Instance` of the XCSP3 file `path`."""
-    return parse_instance(read_text_of(path), path)
+    return parse_instance(read_text_of(path), "<stdin>" if path == "-" else path)
 
 
 def parse_instance(text: str, file: str = "<string>") -> Instance:

@@ -231,7 +231,19 @@ def test_log_encoded_variables_round_trip_through_the_map(tmp_path: Path, capsys
         '"le": [3]}], "bool_vars": []',
         '"source": {"path": "x", "sha256": "y"}, "int_vars": [], "bool_vars": [{"name": "p"}]',
         '"source": {"path": "x", "sha256": "y"}, "int_vars": [], "bool_vars": 7',
-    ],
+    ] + [
+        # a well-formed map with one part broken (the sweep's cases: internal errors before)
+        '"source": {"path": "x", "sha256": "y"}, "int_vars": [{"name": "x", "printed": true, "values": [1, 2], '
+        '"le": [1, true]}], "bool_vars": [{"name": "p", "key": "p", "printed": true, "lit": 2}]' + extra
+        for extra in (
+            ', "cnf": {"vars": "a", "clauses": 1}', ', "cnf": {"vars": null, "clauses": 1}', ', "cnf": {"vars": 3.5, "clauses": 1}',
+            ', "cnf": "x"', ', "cnf": null', ', "cnf": {"vars": 2, "clauses": 1}, "clause_vars": "x"',
+            ', "cnf": {"vars": 2, "clauses": 1}, "clause_vars": 1.5', ', "cnf": {"vars": 2, "clauses": 1}, "clause_vars": -5',
+            ', "cnf": {"vars": 2, "clauses": 1}, "clause_vars": 3', ', "cnf": {"vars": 2, "clauses": 1}, "objective": "x"',
+            ', "cnf": {"vars": 1, "clauses": 1}',  # literal 2 of p beyond the CNF's variables
+        )
+    ] + ['"source": {"path": "x", "sha256": "y"}, "cnf": {"vars": 2, "clauses": 1}, "int_vars": [], '
+         '"bool_vars": [{"name": "p", "key": "p", "printed": true, "lit": 0}]'],
 )
 def test_a_malformed_map_is_a_syntax_error(body: str, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     bad = tmp_path / "bad.map"

@@ -132,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
             interrupted = _run(todo, settings, args, out, tally)
     finally:
         if out is not sys.stdout:
-            out.close()
+            _close_results(out, args.output, failing=sys.exc_info()[0] is not None)
     if not args.quiet:
         _summary(tally, time.monotonic() - started, interrupted, args.output)
     if interrupted:
@@ -140,6 +140,15 @@ def run(args: argparse.Namespace) -> int:
     if tally.verify_failures:
         return Exit.VERIFY
     return 1 if tally.failed or tally.timed_out else Exit.OK
+
+
+def _close_results(out: TextIO, path: str, failing: bool) -> None:
+    """Close the results file; an error is reported unless one is already on its way (a failed write)."""
+    try:
+        out.close()
+    except OSError as err:
+        if not failing:
+            raise CspError(f"cannot write file: {err.strerror}", file=path, exit=Exit.IO) from None
 
 
 def _open_results(path: str, resume: bool) -> TextIO:
@@ -171,8 +180,13 @@ def _run(todo: list, settings: Any, args: argparse.Namespace, out: TextIO, tally
     try:
         with progress:
             for rec in batch.run_batch(todo, settings, pool):
-                out.write(json.dumps(rec) + "\n")
-                out.flush()
+                try:
+                    out.write(json.dumps(rec) + "\n")
+                    out.flush()
+                except OSError as err:
+                    if out is sys.stdout:
+                        raise  # the command line's own report of standard output
+                    raise CspError(f"cannot write file: {err.strerror}", file=args.output, exit=Exit.IO) from None
                 tally.add(rec)
                 progress.update(tally)
     except KeyboardInterrupt:

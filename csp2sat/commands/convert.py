@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from csp2sat.commands._common import write_output
+from csp2sat.commands._common import display_name, write_output
 from csp2sat.diagnostics import Exit
 
 NAME = "convert"
@@ -23,7 +23,7 @@ examples:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of `csp2sat convert`."""
-    parser.add_argument("file", metavar="FILE.xml", help="the XCSP3 instance")
+    parser.add_argument("file", metavar="FILE.xml", help="the XCSP3 instance ('-' for standard input, compressed or not)")
     parser.add_argument("-o", "--output", default="-", metavar="OUT.csp", help="the Sugar file ('-' for stdout, the default)")
 
 
@@ -33,6 +33,6 @@ def run(args: argparse.Namespace) -> int:
     from csp2sat.xcsp3 import read_xcsp3
 
     translation = read_xcsp3(args.file)
-    header = [f"converted by csp2sat from {args.file}", "XCSP3 x[i][j] is written x.i.j"]
+    header = [f"converted by csp2sat from {display_name(args.file)}", "XCSP3 x[i][j] is written x.i.j"]
     write_output(args.output, lambda out: write_model(translation.model, out, header))
     return Exit.OK

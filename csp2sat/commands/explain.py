@@ -12,7 +12,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from csp2sat.commands._common import ChunkedStdout, add_solver_argument, add_timeout_argument, read_model, stop_reason
+from csp2sat.commands._common import (
+    ChunkedStdout, add_solver_argument, add_timeout_argument, display_name, read_model, stop_reason,
+)
 from csp2sat.diagnostics import Exit
 
 NAME = "explain"
@@ -56,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
                 raise
             interrupt_handled()
         sys.stdout.write("s UNKNOWN\n")
-        sys.stdout.write(f"c {args.file}: stopped by {stop_reason(watchdog)} before an explanation was found\n")
+        sys.stdout.write(f"c {display_name(args.file)}: stopped by {stop_reason(watchdog)} before an explanation was found\n")
     return Exit.OK
 
 
@@ -67,14 +69,14 @@ def _run(args: argparse.Namespace) -> int:
     result = explain(model, solver=args.solver, widen=not args.no_domains)
     out = ChunkedStdout()
     if result.satisfiable:
-        out.write(f"c {args.file}: satisfiable, nothing to explain\n")
+        out.write(f"c {display_name(args.file)}: satisfiable, nothing to explain\n")
     elif not result.parts:
-        out.write(f"c {args.file}: unsatisfiable independently of its constraints\n")
+        out.write(f"c {display_name(args.file)}: unsatisfiable independently of its constraints\n")
     else:
         n = len(result.parts)
         if n == 1:
-            out.write(f"c {args.file}: unsatisfiable; this one cannot hold on its own:\n")
+            out.write(f"c {display_name(args.file)}: unsatisfiable; this one cannot hold on its own:\n")
         else:
-            out.write(f"c {args.file}: unsatisfiable; these {n} cannot all hold (dropping any one leaves a satisfiable rest):\n")
+            out.write(f"c {display_name(args.file)}: unsatisfiable; these {n} cannot all hold (dropping any one leaves a satisfiable rest):\n")
         out.write("".join(f"{part}\n" for part in result.parts))
     return Exit.OK
