@@ -177,6 +177,8 @@ def board_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ["puzzle", "slitherlink", str(BOARD), "-o", "/dev/full"],
         ["draw", "slitherlink", str(BOARD), "LOG"],
         ["draw", "slitherlink", str(BOARD), "LOG", "-o", "/dev/full"],
+        ["batch", "-q", str(QUEENS), "-o", "/dev/full"],
+        ["convert", str(ROOT / "tests" / "xcsp3" / "instances" / "queens-40.xml"), "-o", "/dev/full"],
         ["--help"],
         ["solve", "--help"],
     ],
@@ -192,6 +194,26 @@ def test_a_full_disk_is_an_io_error(argv: list[str], tmp_path: Path, board_log: 
     err = proc.stderr.decode()
     assert proc.returncode == Exit.IO, err
     assert "No space left on device" in err and "Traceback" not in err and "internal" not in err, err
+    if "-o" in argv and argv[argv.index("-o") + 1] == "/dev/full":
+        assert err.startswith("/dev/full: error: cannot write file"), err  # the file named, not "standard output"
+
+
+def test_xcsp3_from_standard_input(tmp_path: Path) -> None:
+    """`convert -` reads XCSP3 from stdin, plain or compressed, as the file; `solve -` reads Sugar and says where
+    XCSP3 goes when it meets XML; `explain -` calls stdin <stdin> throughout."""
+    import gzip
+    import lzma
+
+    xml = (ROOT / "tests" / "xcsp3" / "instances" / "queens-40.xml").read_bytes()
+    by_name = run_module("convert", str(ROOT / "tests" / "xcsp3" / "instances" / "queens-40.xml")).stdout
+    for data in (xml, gzip.compress(xml), lzma.compress(xml)):
+        proc = run_module("convert", "-", stdin=data)
+        assert proc.returncode == 0 and proc.stdout.replace(b"<stdin>", b"X").split(b"\n")[1:] == by_name.split(b"\n")[1:]
+        assert proc.stdout.startswith(b"; converted by csp2sat from <stdin>")
+    proc = run_module("solve", "-", stdin=xml)
+    assert proc.returncode == Exit.SYNTAX and b"note: this looks like XML" in proc.stderr
+    out = run_module("explain", "-", stdin=b"(int x 1 3)\n(> x 3)\n").stdout.decode()
+    assert out.startswith("c <stdin>: unsatisfiable") and "<stdin>:2: (> x 3)" in out
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
