@@ -19,10 +19,12 @@ itself: the problem is scattered once to every worker, tasks carry only cubes.
 Portfolio (`portfolio_solve`, ``solve --jobs N``): N local processes run
 different PySAT solvers on the same CNF; the first proof (UNSAT, SAT without
 objective, or optimum) wins and the others are terminated. With an objective
-each worker runs plain solving's objective search (`csp2sat.solver.Search.run`: budgeted probes,
-re-encoding for the values still open) and they share two numbers through shared memory: the best objective found by anyone (an upper bound on
-the next target) and the best proven bound (below it no answer exists); every
-improvement is sent with its answer to the coordinator, which prints it.
+each worker runs plain solving's objective search (`csp2sat.solver.Search.run`:
+budgeted probes, re-encoding for the values still open) and they share two
+numbers through shared memory: the best objective found by anyone (an upper
+bound on the next target) and the best proven bound (below it no answer
+exists); every improvement is sent with its answer to the coordinator, which
+prints it.
 The racer's search (`race`) is shared with the portfolio on a Dask cluster
 (``solve --jobs N --scheduler``, `csp2sat.dask_portfolio`).
 """
@@ -498,7 +500,7 @@ def objective_rank(model: Any) -> Callable[[int], int]:
 def race(model: Any, compiled: Any, solver_name: str, verify: bool, board: Any) -> None:
     """One racer: `Search.run` as plain solving runs it, with the bounds shared through `board`; the end goes to `board`.
 
-    Ranks index the objective's domain values, best first. `board.best()`: rank
+    Ranks index the objective's declared values, best first (`objective_rank`). `board.best()`: rank
     of the best answer anyone has found; `board.proven()`: no answer has a rank
     below it; `board.offer(rank, values, shown)` publishes an answer if it
     improves on `best()`; `board.prove(rank)` raises the proven bound;
