@@ -107,6 +107,10 @@ class Space(Protocol):
     def value_literals(self, name: str, value: Value) -> list[int]:
         """Literals whose conjunction means ``name == value`` ([] when always true)."""
 
+    def size_of(self, name: str) -> int:
+        """How many values an answered variable can take (without listing them: log-encoded domains
+        reach 2^32 values)."""
+
 
 class CnfSpace:
     """A plain CNF whose answers are the values of the variables `shown` (named ``"v<N>"``... or as given)."""
@@ -143,6 +147,10 @@ class CnfSpace:
     def values_of(self, name: str) -> list[Value]:
         """False and True."""
         return [False, True]
+
+    def size_of(self, name: str) -> int:
+        """2."""
+        return 2
 
     def split_names(self) -> list[str]:
         """The shown variables, in the order given."""
@@ -215,10 +223,14 @@ class CompiledSpace:
             return [False, True]
         return list(self.compiled.domain_values(name))
 
+    def size_of(self, name: str) -> int:
+        """The number of `values_of`, without listing them."""
+        return 2 if name in self._answer_keys()[1] else self.compiled.domain(name).size
+
     def split_names(self) -> list[str]:
         """The answered variables in the order cubes split on them: smallest domains first, then output order."""
         keys, bools = self._answer_keys()
-        sizes = {k: 2 if k in bools else len(self.compiled.domain_values(k)) for k in keys}
+        sizes = {k: 2 if k in bools else self.compiled.domain(k).size for k in keys}
         return sorted(keys, key=lambda k: sizes[k])  # stable: output order breaks ties
 
     def answer_literals(self, answer: Answer) -> list[int]:
@@ -227,7 +239,7 @@ class CompiledSpace:
             sizes = {}
             for name in answer:
                 is_int = not isinstance(answer[name], bool)
-                sizes[name] = len(self.compiled.domain_values(name)) if is_int else 2
+                sizes[name] = self.compiled.domain(name).size if is_int else 2
             ranked = sorted(answer, key=lambda name: sizes[name])  # stable: output order breaks ties
             self._split_order = {name: k for k, name in enumerate(ranked)}
         lits: list[int] = []
@@ -387,7 +399,7 @@ class PropagationEnumerator:
     @staticmethod
     def usable(space: Any) -> bool:
         """Whether every printed variable has at most `PROPAGATE_MAX_VALUES` values."""
-        return all(len(space.values_of(name)) <= PROPAGATE_MAX_VALUES for name in space.split_names())
+        return all(space.size_of(name) <= PROPAGATE_MAX_VALUES for name in space.split_names())
 
     def __iter__(self) -> Iterator[Answer]:
         solver, space, stack, literals = self.solver, self.space, self.stack, self._literals
@@ -478,13 +490,13 @@ def split_by_values(
     cubes: list[list[int]] = [list(cube)]
     names = space.split_names()
     while depth < len(names) and len(cubes) < parts:
-        values = space.values_of(names[depth])
-        if len(cubes) > 1 and len(cubes) * len(values) > 16 * parts:
+        size = space.size_of(names[depth])
+        if len(cubes) > 1 and len(cubes) * size > 16 * parts:
             break  # too many parts now: left for the next split of one of these cubes, which starts here
         depth += 1
-        if len(values) < 2 or len(cubes) * len(values) > 16 * parts:
+        if size < 2 or len(cubes) * size > 16 * parts:
             continue
-        cubes = [c + space.value_literals(names[depth - 1], v) for c in cubes for v in values]
+        cubes = [c + space.value_literals(names[depth - 1], v) for c in cubes for v in space.values_of(names[depth - 1])]
     return cubes, depth
 
 

@@ -491,10 +491,30 @@ def objective_rank(model: Any) -> Callable[[int], int]:
     """
     if model.objective is None:
         return lambda value: 0
-    intervals = model.int_vars[model.objective.var].domain.intervals
-    if model.objective.sense == "minimize":
-        return lambda v: sum(min(hi, v - 1) - lo + 1 for lo, hi in intervals if lo < v)
-    return lambda v: sum(hi - max(lo, v + 1) + 1 for lo, hi in intervals if hi > v)
+    return _Ranks(model)
+
+
+class _Ranks:
+    """`objective_rank` of a model with an objective: rank of a value (the call) and value of a rank
+    (`value`), counted over the declared domain's intervals without listing its values."""
+
+    def __init__(self, model: Any) -> None:
+        domain = model.int_vars[model.objective.var].domain
+        self.minimise = model.objective.sense == "minimize"
+        self.intervals = domain.intervals if self.minimise else tuple((-hi, -lo) for lo, hi in reversed(domain.intervals))
+        self.size = domain.size
+
+    def __call__(self, value: int) -> int:
+        v = value if self.minimise else -value  # maximising: rank among the negated values, ascending
+        return sum(min(hi, v - 1) - lo + 1 for lo, hi in self.intervals if lo < v)
+
+    def value(self, rank: int) -> int:
+        """The value of `rank` (0 <= rank < `size`)."""
+        for lo, hi in self.intervals:
+            if rank <= hi - lo:
+                return lo + rank if self.minimise else -(lo + rank)
+            rank -= hi - lo + 1
+        raise IndexError(rank)
 
 
 def race(model: Any, compiled: Any, solver_name: str, verify: bool, board: Any) -> None:
@@ -538,15 +558,18 @@ def race(model: Any, compiled: Any, solver_name: str, verify: bool, board: Any) 
 class _RankedBounds:
     """`csp2sat.solver.SharedBounds` over a board that keeps ranks (see `race`)."""
 
-    def __init__(self, board: Any, rank: Callable[[int], int]) -> None:
-        self.board, self.rank = board, rank
+    def __init__(self, board: Any, ranks: "_Ranks") -> None:
+        self.board, self.ranks = board, ranks
 
-    def narrow(self, open_values: list[int]) -> list[int]:
-        lo, top = self.board.proven(), self.board.best()
-        return [v for v in open_values if lo <= self.rank(v) < top]
+    def narrow(self, open_values: Any) -> Any:
+        lo, top = self.board.proven(), min(self.board.best(), self.ranks.size)  # the open ranks: lo .. top - 1
+        if lo >= top:
+            return open_values.within(1, 0)  # nothing is open
+        best, worst = self.ranks.value(lo), self.ranks.value(top - 1)
+        return open_values.within(min(best, worst), max(best, worst))
 
     def refuted(self, target: int) -> None:
-        self.board.prove(self.rank(target) + 1)
+        self.board.prove(self.ranks(target) + 1)
 
 
 class _SharedMemoryBoard:

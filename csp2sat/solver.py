@@ -49,7 +49,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, Protocol, Union
+from typing import Callable, Iterator, Mapping, Protocol, Union
 
 from csp2sat.diagnostics import CspError, Exit
 from csp2sat.syntax import Model
@@ -1144,6 +1144,74 @@ class ProbeBudget:
         self.linear_next = True
 
 
+class OpenValues:
+    """Values of the objective, best first (the smallest when minimising), kept as intervals: a
+    log-encoded objective can have 2^32 values, which as a list of ints is over 100 GB.
+
+    Indexing counts from the best value (negative indices from the worst); `better_than`,
+    `worse_than` and `within` give the values left after an answer, a refutation or a re-encoding.
+    """
+
+    __slots__ = ("intervals", "minimise")
+
+    def __init__(self, intervals: "tuple[tuple[int, int], ...]", minimise: bool) -> None:
+        self.intervals, self.minimise = tuple(intervals), minimise  # ascending, disjoint
+
+    def __len__(self) -> int:
+        return sum(hi - lo + 1 for lo, hi in self.intervals)
+
+    def __bool__(self) -> bool:
+        return bool(self.intervals)
+
+    def __getitem__(self, k: int) -> int:
+        size = len(self)
+        if k < 0:
+            k += size
+        if not 0 <= k < size:
+            raise IndexError(k)
+        if not self.minimise:
+            k = size - 1 - k
+        for lo, hi in self.intervals:
+            if k <= hi - lo:
+                return lo + k
+            k -= hi - lo + 1
+        raise IndexError(k)  # unreachable: k < size
+
+    def __iter__(self) -> "Iterator[int]":
+        order = self.intervals if self.minimise else reversed(self.intervals)
+        for lo, hi in order:
+            yield from (range(lo, hi + 1) if self.minimise else range(hi, lo - 1, -1))
+
+    def __repr__(self) -> str:
+        return f"OpenValues({self.intervals!r}, minimise={self.minimise})"
+
+    @property
+    def lb(self) -> int:
+        """The smallest value."""
+        return self.intervals[0][0]
+
+    @property
+    def ub(self) -> int:
+        """The largest value."""
+        return self.intervals[-1][1]
+
+    def within(self, lo: int, hi: int) -> "OpenValues":
+        """The values from `lo` to `hi` (inclusive)."""
+        return OpenValues(tuple((max(a, lo), min(b, hi)) for a, b in self.intervals if a <= hi and b >= lo), self.minimise)
+
+    def better_than(self, value: int) -> "OpenValues":
+        """The values better than `value`."""
+        if not self:
+            return self
+        return self.within(self.lb, value - 1) if self.minimise else self.within(value + 1, self.ub)
+
+    def worse_than(self, value: int) -> "OpenValues":
+        """The values worse than `value`."""
+        if not self:
+            return self
+        return self.within(value + 1, self.ub) if self.minimise else self.within(self.lb, value - 1)
+
+
 class SharedBounds(Protocol):
     """What other searches of the same problem have found out (a portfolio's racers: `csp2sat.parallel.race`).
 
@@ -1151,9 +1219,9 @@ class SharedBounds(Protocol):
     through its `on_answer`.
     """
 
-    def narrow(self, open_values: list[int]) -> list[int]:
-        """The values of `open_values` (best first) that no other search has ruled out: better than
-        every answer found so far, and not refuted."""
+    def narrow(self, open_values: OpenValues) -> OpenValues:
+        """The values of `open_values` that no other search has ruled out: better than every answer
+        found so far, and not refuted."""
 
     def refuted(self, target: int) -> None:
         """No answer is at least as good as `target`."""
@@ -1275,10 +1343,9 @@ class Search:
         step = 1  # "gallop": how many open values the next target skips (doubles after SAT, halves after UNSAT)
         budget = ProbeBudget.of(self)
         self.stats["objective_strategy"] = "binary, budgeted" if budget else "binary" if strategy == "auto" else strategy
-        better = (lambda v, w: v < w) if minimise else (lambda v, w: v > w)
         # `open_values`: the objective's values better than the best answer that no proof has excluded,
         # best first; the search ends when none is left.
-        open_values = self._ranked(minimise, best)
+        open_values = self._ranked(minimise).better_than(best)
         self._tighten(objective.var, best, minimise)
         while open_values:
             if shared is not None:
@@ -1286,8 +1353,7 @@ class Search:
                 if not open_values:
                     break
             if self._shrink(open_values, minimise):
-                still_open = set(open_values)
-                open_values = [v for v in self._ranked(minimise, None) if v in still_open]
+                open_values = self._ranked(minimise).within(open_values.lb, open_values.ub)
                 if not open_values:
                     break
             # Bisection: the middle of the open values; linear: the worst open value (anything better than best);
@@ -1312,7 +1378,7 @@ class Search:
                 result.objective = best
                 if on_answer:
                     on_answer(values, tuple(values[name] for name in objective.shown))
-                open_values = [v for v in open_values if better(v, best)]
+                open_values = open_values.better_than(best)
                 self._tighten(objective.var, best, minimise)
                 step *= 2
                 continue
@@ -1321,12 +1387,12 @@ class Search:
                 self.sat.add_clause([-bound])
             if shared is not None:
                 shared.refuted(target)
-            open_values = [v for v in open_values if better(target, v)]
+            open_values = open_values.worse_than(target)
             step = max(1, step // 2)
         result.status = OPTIMUM
         return result
 
-    def _shrink(self, open_values: list[int], minimise: bool) -> bool:
+    def _shrink(self, open_values: "OpenValues", minimise: bool) -> bool:
         """Re-encode with the objective's domain cut to the open values, when that pays; True if it did.
 
         The order encoding's size follows the domains, and bounds propagation
@@ -1345,7 +1411,7 @@ class Search:
         if mode == "off":
             return False
         var = self.model.objective.var
-        checked = self._shrink_checked or len(self.compiled.domain_values(var))
+        checked = self._shrink_checked or self.compiled.domain(var).size
         if 2 * len(open_values) > checked:
             return False
         if mode == "auto":
@@ -1360,11 +1426,11 @@ class Search:
             options = dict(self.compiled.options)
             if self._estimate is None:
                 self._estimate = estimated_clauses(self.compiled.model, options)
-            narrowed = estimated_clauses(_with_objective_range(self.model, min(open_values), max(open_values)), options)
+            narrowed = estimated_clauses(_with_objective_range(self.model, open_values.lb, open_values.ub), options)
             if narrowed > (1 - SHRINK_MIN_GAIN) * self._estimate:
                 return False
             self._estimate = narrowed
-        self._recompile(min(open_values), max(open_values))
+        self._recompile(open_values.lb, open_values.ub)
         self._shrink_checked = 0
         return True
 
@@ -1397,14 +1463,9 @@ class Search:
         self.stats["shrink_s"] = self.stats.get("shrink_s", 0.0) + time.perf_counter() - start
         self.stats["cnf_clauses_last"] = compiled.num_clauses
 
-    def _ranked(self, minimise: bool, best: int | None) -> list[int]:
-        """The objective's domain values in the current CNF, best first, that are better than `best` (if given)."""
-        ranked = self.compiled.domain_values(self.model.objective.var)
-        if not minimise:
-            ranked.reverse()
-        if best is not None:
-            ranked = [v for v in ranked if (v < best if minimise else v > best)]
-        return ranked
+    def _ranked(self, minimise: bool) -> "OpenValues":
+        """The objective's domain values in the current CNF, best first."""
+        return OpenValues(self.compiled.domain(self.model.objective.var).intervals, minimise)
 
     def _tighten(self, var: str, best: int, minimise: bool) -> None:
         """Only answers better than `best` are wanted from now on: a unit clause says so."""

@@ -515,3 +515,68 @@ def test_value_symmetry_breaking_does_not_turn_a_latin_square_relational() -> No
         return compiled.num_clauses
 
     assert clauses("auto") == clauses("amo") < clauses("relational")
+
+
+_HUGE_OBJECTIVE = ("(int x -2147483648 2147483647)\n(int y -2147483648 2147483647)\n"
+                   "(= (+ (* 3 x) (* 5 y)) 2147483641)\n(< x y)\n(objective {sense} x)\n")
+_HUGE_ANSWERS = "(int x -2147483648 2147483647)\n(int y 0 1)\n(>= x 5)\n"
+
+
+def _cli_in_3_gb(*argv: str, timeout: float = 60) -> str:
+    """The installed command's output under a 3 GB address-space limit: listing a 2^32-value domain fails it
+    at once (a MemoryError, exit 9) instead of taking the machine's memory (it was OOM-killed at 24 GB)."""
+    import resource
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+
+    exe = Path(sys.executable).with_name("csp2sat")
+    proc = subprocess.run([str(exe), *argv], capture_output=True, text=True, timeout=timeout, preexec_fn=limit)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+@pytest.mark.parametrize("sense, optimum", [("maximize", 268435452), ("minimize", -2147483648)])
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_an_objective_over_32_bits_is_optimised_without_listing_its_values(tmp_path, sense: str, optimum: int,
+                                                                             jobs: str) -> None:
+    path = tmp_path / "o.csp"
+    path.write_text(_HUGE_OBJECTIVE.format(sense=sense))
+    out = _cli_in_3_gb("solve", "-j", jobs, str(path))
+    assert out.endswith("s OPTIMUM FOUND\n") and f"o {optimum}\n" in out
+
+
+@pytest.mark.parametrize("argv, last", [
+    (["-n", "3"], "c SOLUTIONS AT LEAST 3"), (["-n", "3", "-j", "2"], "c SOLUTIONS AT LEAST 3"),
+    (["-n", "3", "-O", "enumerate=split"], "c SOLUTIONS AT LEAST 3"),
+    (["-n", "3", "-O", "enumerate=propagate"], "c SOLUTIONS AT LEAST 3"),
+    (["--count", "--timeout", "1"], "c SOLUTIONS AT LEAST"), (["--count", "-j", "2", "--timeout", "2"], "c SOLUTIONS AT LEAST"),
+    (["--unique"], "c MULTIPLE"),
+])
+def test_answers_over_32_bits_are_enumerated_without_listing_the_values(tmp_path, argv: list[str], last: str) -> None:
+    path = tmp_path / "n.csp"
+    path.write_text(_HUGE_ANSWERS)
+    out = _cli_in_3_gb("solve", *argv, str(path))
+    assert [line for line in out.splitlines() if line.startswith("c ")][-1].startswith(last), out[-300:]
+
+
+def test_open_values_index_and_cut_intervals_best_first() -> None:
+    from csp2sat.solver import OpenValues
+
+    intervals = ((-5, -5), (-2, 1), (4, 4), (9, 12))
+    listed = [-5, -2, -1, 0, 1, 4, 9, 10, 11, 12]
+    for minimise, ordered in ((True, listed), (False, listed[::-1])):
+        values = OpenValues(intervals, minimise)
+        assert len(values) == len(ordered) and list(values) == ordered
+        assert [values[k] for k in range(-len(ordered), len(ordered))] == ordered + ordered
+        assert (values.lb, values.ub) == (-5, 12)
+        for v in range(-7, 15):
+            better = [w for w in ordered if (w < v if minimise else w > v)]
+            assert list(values.better_than(v)) == better
+            assert list(values.worse_than(v)) == [w for w in ordered if (w > v if minimise else w < v)]
+            assert list(values.within(v, v + 3)) == [w for w in ordered if v <= w <= v + 3]
+    with pytest.raises(IndexError):
+        OpenValues(intervals, True)[10]

@@ -118,7 +118,12 @@ def _run_all(printer: _Printer, space: SolutionSpace, out: TextIO, limit: int | 
         out.write("s UNSATISFIABLE\n")
     elif space.optimum is not None:
         out.write("s OPTIMUM FOUND\n")
-    if limit is not None and count >= limit:  # stopped by -n: there may be more
+    _write_count(out, count, limit)
+
+
+def _write_count(out: TextIO, count: int, limit: int | None) -> None:
+    """The last line of --all/-n/--count: the count, or that -n stopped the enumeration (there may be more)."""
+    if limit is not None and count >= limit:
         out.write(f"c stopped at the limit -n {limit}\n")
         out.write(f"c SOLUTIONS AT LEAST {count}\n")
     else:
@@ -208,7 +213,7 @@ def _run_parallel(args: argparse.Namespace, model: Any, compiled: Any, solver_na
             out.write("s UNSATISFIABLE\n")
         elif stats.optimum is not None:
             out.write("s OPTIMUM FOUND\n")
-    out.write(f"c SOLUTIONS {count}\n")
+    _write_count(out, count, args.max_solutions)  # as one process ends it (-n stopping it included)
     if getattr(args, "verbose", False):
         sys.stderr.write(
             f"c parallel: {jobs} workers, {stats.tasks} tasks, {stats.sat_calls} SAT calls, "
