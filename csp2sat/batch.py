@@ -437,6 +437,8 @@ def open_pool(jobs: int | None = None, scheduler: str | None = None, connect_tim
         client = Client(scheduler, timeout=connect_timeout)
     except (OSError, TimeoutError) as err:
         raise PoolError(f"cannot reach the Dask scheduler at {scheduler}: {err}") from None
+    except (ValueError, TypeError) as err:  # Dask's own parsing of the address (scheme, port, IPv6 brackets)
+        raise _bad_address(scheduler, err) from None
     pool = Pool(client, None, 1, local=False)
     try:
         _check_workers(client, scheduler, connect_timeout)
@@ -447,16 +449,24 @@ def open_pool(jobs: int | None = None, scheduler: str | None = None, connect_tim
     return pool
 
 
+def _bad_address(address: str, err: Exception) -> PoolError:
+    return PoolError(f"not a Dask scheduler address: {address!r} ({err}); expected tcp://HOST:PORT")
+
+
 def _probe(address: str, seconds: float = 5.0) -> None:
     """Fail at once when nothing listens at a tcp:// address (Dask itself retries for its whole time-out)."""
     import socket
     from urllib.parse import urlsplit
 
-    parts = urlsplit(address if "://" in address else f"tcp://{address}")
-    if parts.scheme not in ("tcp", "") or parts.hostname is None or parts.port is None:
-        return  # tls://, ucx://, ...: left to Dask
     try:
-        socket.create_connection((parts.hostname, parts.port), timeout=seconds).close()
+        parts = urlsplit(address if "://" in address else f"tcp://{address}")
+        port = parts.port
+    except ValueError as err:  # "[::1" without its bracket, a port that is not a number or out of range
+        raise _bad_address(address, err) from None
+    if parts.scheme not in ("tcp", "") or parts.hostname is None or port is None:
+        return  # tls://, ucx://, ... and a missing port: left to Dask
+    try:
+        socket.create_connection((parts.hostname, port), timeout=seconds).close()
     except OSError as err:
         raise PoolError(f"cannot reach the Dask scheduler at {address}: {err.strerror or err}") from None
 
@@ -553,13 +563,13 @@ def read_results(path: str) -> tuple[list[dict], int]:
 
     records: list[dict] = []
     bad = 0
-    with open(path, encoding="utf-8") as handle:
+    with open(path, "rb") as handle:  # line by line as bytes: a line that is not UTF-8 is one bad line, not an error
         for line in handle:
             if not line.strip():
                 continue
             try:
-                rec = json.loads(line)
-            except ValueError:
+                rec = json.loads(line.decode("utf-8"))
+            except ValueError:  # UnicodeDecodeError included
                 bad += 1
                 continue
             if isinstance(rec, dict) and "file" in rec and "mode" in rec:

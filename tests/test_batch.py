@@ -199,6 +199,25 @@ def test_unreachable_scheduler_is_a_usage_error(capsys: pytest.CaptureFixture) -
     assert status == 2 and "cannot reach the Dask scheduler" in err
 
 
+@pytest.mark.parametrize("address", ["garbage", "tcp://", "tcp://localhost:abc", "foo://x:1", "tcp://[::1",
+                                     "tcp://localhost:99999", "inproc://x"])
+def test_a_malformed_scheduler_address_is_a_usage_error(address: str, capsys: pytest.CaptureFixture) -> None:
+    pytest.importorskip("distributed")
+    queens = str(CONFORMANCE / "sugar-examples" / "nqueens-8.csp")
+    for argv in (["batch", queens, "-q"], ["solve", "-j", "2", queens], ["solve", "--count", "-j", "2", queens]):
+        status, _, err = run_cli(capsys, *argv, "--scheduler", address)
+        assert status == 2 and "not a Dask scheduler address" in err, (argv, err)
+
+
+def test_resume_skips_lines_that_are_not_utf8(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "r.jsonl"
+    out.write_bytes(b"garbage\n\x00\xff\n")
+    status, _, err = run_cli(capsys, "batch", str(CONFORMANCE / "features" / "cmp_eq.csp"), "-o", str(out), "--resume")
+    assert status == 0 and "2 line(s) are not records" in err
+    records, bad = batch.read_results(str(out))
+    assert bad == 2 and len(records) == 1
+
+
 def test_timeout_memory_and_errors_are_recorded_and_the_batch_goes_on(tmp_path: Path) -> None:
     hang = tmp_path / "many.csp"  # 10^12 solutions: compiled at once, counted forever
     hang.write_text("".join(f"(int x{i} 0 9)\n" for i in range(12)))

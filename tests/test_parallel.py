@@ -181,6 +181,21 @@ def test_cli_portfolio(tmp_path: Path) -> None:
                      r"c portfolio of 2: compile [\d.]+ s, winner \w+$", err, re.M), err
 
 
+def test_cli_portfolio_stopped_by_the_time_limit_ends_as_plain_solving(tmp_path: Path) -> None:
+    """`solve -j 2 --timeout T -v` on an optimisation that takes longer: the best answer, then the line plain
+    solving writes, and -v's stage and size lines (they were missing when the race was stopped)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from families import golomb
+
+    path = tmp_path / "golomb-10.csp"  # first answers in about a second, the optimum in minutes
+    path.write_text(golomb(10))
+    proc = _cli("solve", "-j", "2", "-v", "--timeout", "6", str(path))
+    assert proc.returncode == 0
+    assert re.search(r"\nc stopped before the optimum was proven; best objective \d+\n$", proc.stdout), proc.stdout[-300:]
+    assert "c stopped by the time limit" in proc.stderr
+    assert re.search(r"^c size .* CNF clauses\nc portfolio of 2: compile [\d.]+ s, winner none \(stopped\)$", proc.stderr, re.M)
+
+
 @pytest.mark.parametrize("method", ["blocking", "propagate"])
 def test_parallel_enumeration_equals_sequential_answers(method: str) -> None:
     """-O enumerate=blocking|propagate on 2 workers: value-split items (blocking) or DFS stacks handed back as

@@ -195,21 +195,28 @@ def _run_portfolio(args: argparse.Namespace, model, options: dict[str, str], out
 
         interrupt_handled()
         print(f"c stopped by {stop_reason(watchdog)}", file=sys.stderr)  # the cause, as plain solving says it
-        out.write("s UNKNOWN\n" if not answers.printed_status else "c interrupted before the optimum was proven\n")
+        answers.stopped()
+        if args.verbose:
+            _portfolio_stats(args, compiled, parse_s, compile_s, None)
         return Exit.OK
     if not result.proven and watchdog.expired():  # the racers' own deadline (--timeout) came first
         print(f"c stopped by {stop_reason(watchdog)}", file=sys.stderr)
     answers.finish(result)
     for error in result.errors:
         print(f"csp2sat: portfolio worker failed: {error}", file=sys.stderr)
-    if args.verbose:  # the stages and sizes of the CNF the racers share, as plain solving prints them
-        from csp2sat import output
-
-        stats = dict(compiled.stats, parse_s=parse_s, cnf_vars=compiled.num_vars, cnf_clauses=compiled.num_clauses)
-        for line in output.stats_lines(stats):
-            print(line, file=sys.stderr)
-        print(f"c portfolio of {args.jobs}: compile {compile_s:.3f} s, winner {result.winner}", file=sys.stderr)
+    if args.verbose:
+        _portfolio_stats(args, compiled, parse_s, compile_s, result.winner)
     return Exit.OK
+
+
+def _portfolio_stats(args: argparse.Namespace, compiled, parse_s: float, compile_s: float, winner: str | None) -> None:
+    """-v: the stages and sizes of the CNF the racers share, as plain solving prints them, then the race's line."""
+    from csp2sat import output
+
+    stats = dict(compiled.stats, parse_s=parse_s, cnf_vars=compiled.num_vars, cnf_clauses=compiled.num_clauses)
+    for line in output.stats_lines(stats):
+        print(line, file=sys.stderr)
+    print(f"c portfolio of {args.jobs}: compile {compile_s:.3f} s, winner {winner or 'none (stopped)'}", file=sys.stderr)
 
 
 class _SugarAnswers:
@@ -219,6 +226,7 @@ class _SugarAnswers:
     def __init__(self, args: argparse.Namespace, model, out) -> None:
         self.args, self.model, self.out = args, model, out
         self.printed_status = False
+        self.best: int | None = None  # the objective's value in the last answer printed
 
     def __call__(self, values, objective_values) -> None:
         from csp2sat import output
@@ -230,6 +238,7 @@ class _SugarAnswers:
             self.printed_status = True
         if self.model.objective is not None:
             self.out.write(output.objective_line(objective_values) + "\n")
+            self.best = values[self.model.objective.var]
         sugar_modes.write_answer(self.args, self.out, self.model, values)
         self.out.flush()
 
@@ -244,6 +253,14 @@ class _SugarAnswers:
             self.out.write(output.status_line(result.status) + "\n")
         elif not result.proven:
             self.out.write(f"c stopped before the optimum was proven; best objective {result.objective}\n")
+        self.out.flush()
+
+    def stopped(self) -> None:
+        """The last line when the time limit, Ctrl-C or SIGTERM stops the search: as `finish` says it."""
+        if not self.printed_status:
+            self.out.write("s UNKNOWN\n")
+        elif self.best is not None:
+            self.out.write(f"c stopped before the optimum was proven; best objective {self.best}\n")
         self.out.flush()
 
 
