@@ -81,3 +81,17 @@ def test_competition_output_is_one_v_line_in_definition_order(tmp_path, capsys, 
     lines = out.splitlines()
     assert lines[0] == "s SATISFIABLE" and lines[-3:] == ["o 9", "v 5 1 9 true", "s OPTIMUM FOUND"]
     assert all(line[0] in "sov" for line in lines)
+
+
+@pytest.mark.parametrize("mode", [["--all"], ["-n", "2"], ["--unique"], ["--all", "-j", "2"]])
+def test_competition_output_holds_in_the_enumeration_modes(tmp_path, capsys, mode: list[str]) -> None:
+    """-c with --all/-n/--unique: one `v` line per answer (the `a` lines were printed instead)."""
+    path = tmp_path / "c.csp"
+    path.write_text("(int x 1 3) (bool p) (int _h 0 2) (or p (> x 2))\n")
+    status, out, err = run_cli(capsys, "solve", "-c", *mode, str(path))
+    assert status == 0, err
+    answers = [line for line in out.splitlines() if line.startswith("v ")]
+    assert answers and not any(line.startswith("a") for line in out.splitlines()), out
+    assert all(len(line.split()) == 3 and line.split()[2] in ("true", "false") for line in answers)
+    if mode[0] == "--all":
+        assert sorted(answers) == sorted(f"v {x} {str(p).lower()}" for x in (1, 2, 3) for p in (False, True) if p or x > 2)

@@ -33,6 +33,7 @@ import time
 from typing import TYPE_CHECKING, Any, TextIO
 
 from csp2sat import output
+from csp2sat.commands import sugar_modes
 from csp2sat.commands._common import positive_int
 from csp2sat.diagnostics import Exit
 
@@ -90,8 +91,8 @@ class Progress:
 class _Printer:
     """Writes the status line, the optimum and answers (keyed like every value mapping, by `bool_key`)."""
 
-    def __init__(self, model: Any, space: SolutionSpace, out: TextIO):
-        self.model = model
+    def __init__(self, model: Any, space: SolutionSpace, out: TextIO, args: argparse.Namespace):
+        self.model, self.args = model, args
         self.names = [v.name for v in model.printed_int_vars()] + [v.name for v in model.printed_bool_vars()]
         self.space = space
         self.out = out
@@ -102,7 +103,7 @@ class _Printer:
             self.out.write(f"o {self.space.optimum}\n")
 
     def answer(self, answer: Answer) -> None:
-        output.write_answer(self.out, self.model, answer)
+        sugar_modes.write_answer(self.args, self.out, self.model, answer)  # `a` lines, or one `v` line with -c
 
 
 def _run_all(printer: _Printer, space: SolutionSpace, out: TextIO, limit: int | None, progress: Progress) -> None:
@@ -204,7 +205,7 @@ def _run_parallel(args: argparse.Namespace, model: Any, compiled: Any, solver_na
                 out.write(output.status_line("SATISFIABLE") + "\n")
                 if stats.optimum is not None:  # found by parallel_enumerate before any answer
                     out.write(f"o {stats.optimum}\n")
-            output.write_answer(out, model, answer)
+            sugar_modes.write_answer(args, out, model, answer)
             count += 1
             progress.found = count
         out.flush()
@@ -245,7 +246,7 @@ def run(
     started = time.perf_counter()
     with open_space(compiled, model, solver_name, verify="sample" if args.count and verify else verify,
                     enumerating=enumerating) as space:
-        printer = _Printer(model, space, out)
+        printer = _Printer(model, space, out, args)
         if args.count:
             out.write(f"c SOLUTIONS {_count_with_progress(space, progress)}\n")
         elif args.unique:
