@@ -15,7 +15,7 @@ import os
 import sys
 from typing import Sequence
 
-from csp2sat.commands._common import positive_megabytes
+from csp2sat.commands._common import check_paths, positive_megabytes
 from csp2sat.diagnostics import CspError, Exit
 
 # Subcommand modules, in the order `csp2sat --help` lists them.
@@ -103,7 +103,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                 "--memory-limit", type=positive_megabytes, metavar="MB",
                 help="stop with exit status 6 before encoding when the CNF would need more than MB megabytes "
                      "(default: 90%% of the memory available when the run starts)")
-        cmd.set_defaults(run=module.run)
+        cmd.set_defaults(run=module.run, reads=getattr(module, "READS", ()), writes=getattr(module, "WRITES", ()))
     return parser
 
 
@@ -209,6 +209,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         set_limit(args.memory_limit)  # None: the default; also undoes an earlier main() call in this process
     _sigterm_as_ctrl_c()
     try:
+        check_paths(args, args.reads, args.writes)  # each command's READS and WRITES: no file clobbered
         status = int(args.run(args))
         sys.stdout.flush()  # a full disk or a closed pipe shows here, while it can still be reported
         return status

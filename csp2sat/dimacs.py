@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from dataclasses import dataclass, field
 from typing import Any, Iterable, TextIO
 
@@ -156,11 +157,17 @@ def dump_map(mapping: dict, out: TextIO) -> None:
 
 def load_map(path: str) -> dict:
     """Read and check a map file written by `csp2sat encode`."""
+    name = "<stdin>" if path == "-" else path
     try:
-        with open(path, "rb") as f:
-            text = decode_utf8(f.read(), path)
+        if path == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as f:
+                data = f.read()
     except OSError as err:
-        raise CspError(f"cannot read map file: {err.strerror}", file=path, exit=Exit.IO) from None
+        raise CspError(f"cannot read map file: {err.strerror}", file=name, exit=Exit.IO) from None
+    text = decode_utf8(data, name)
+    path = name
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:

@@ -28,7 +28,7 @@ from typing import Iterator, Union
 from xml.parsers import expat
 
 from csp2sat._gc import gc_paused
-from csp2sat.diagnostics import CspError, Exit
+from csp2sat.diagnostics import CspError, Exit, decode_utf8
 from csp2sat.syntax import Domain
 
 __all__ = ["XElem", "Instance", "read_instance", "parse_instance", "is_xcsp3_path", "intension_expr"]
@@ -132,10 +132,7 @@ def read_text_of(path: str) -> str:
     except (OSError, lzma.LZMAError, EOFError, zlib.error) as err:
         name = "<stdin>" if path == "-" else path
         raise CspError(f"cannot read file: {getattr(err, 'strerror', None) or err}", file=name, exit=Exit.IO) from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise CspError(f"not UTF-8 text (byte {err.start})", file=path, exit=Exit.IO) from None
+    return decode_utf8(data, path)  # bad bytes at LINE:COL with their 1-based offset, as for every other input
 
 
 def parse_xml(text: str, file: str) -> XElem:

@@ -411,3 +411,49 @@ def test_a_pipe_closed_in_the_middle_of_a_large_output_is_an_io_error(command: s
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=120) == Exit.IO, err
     assert "broken pipe" in err and "Traceback" not in err, err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["encode", "IN", "-o", "IN", "--map", "M"], "the output IN is also the input IN"),
+    (["encode", "IN", "-o", "X", "--map", "X"], "the output X is also the other output X"),
+    (["encode", "-", "-o", "-", "--map", "-"], "only one output can go to standard output"),
+    (["batch", "IN", "-q", "-o", "IN"], "the output IN is also the input IN"),
+    (["gen", "slitherlink", "BOARD", "-o", "BOARD"], "the output BOARD is also the input BOARD"),
+    (["puzzle", "slitherlink", "BOARD", "-o", "LINK"], "the output LINK is also the input BOARD"),
+    (["url", "slitherlink", "BOARD", "-o", "BOARD"], "the output BOARD is also the input BOARD"),
+    (["draw", "slitherlink", "BOARD", "LOG", "-o", "LOG"], "the output LOG is also the input LOG"),
+    (["convert", "XML", "-o", "XML"], "the output XML is also the input XML"),
+    (["check", "-", "-"], "standard input (-) can be read only once"),
+    (["decode", "-", "-"], "standard input (-) can be read only once"),
+])
+def test_an_output_never_overwrites_an_input_or_another_output(argv: list[str], message: str, tmp_path: Path,
+                                                              board_log: Path) -> None:
+    """A usage error before anything is written (`encode q.csp -o q.csp` replaced the source, exit 0)."""
+    names = {"IN": tmp_path / "q.csp", "BOARD": tmp_path / "b.txt", "LOG": tmp_path / "b.log", "X": tmp_path / "x",
+             "M": tmp_path / "m", "LINK": tmp_path / "link.txt", "XML": tmp_path / "q.xml"}
+    names["IN"].write_bytes(QUEENS.read_bytes())
+    names["BOARD"].write_bytes(BOARD.read_bytes())
+    names["LOG"].write_bytes(board_log.read_bytes())
+    names["XML"].write_bytes((ROOT / "tests" / "xcsp3" / "instances" / "queens-40.xml").read_bytes())
+    names["LINK"].symlink_to(names["BOARD"])
+    before = {p: p.read_bytes() for p in names.values() if p.exists()}
+    proc = run_module(*[str(names[a]) if a in names else a for a in argv], stdin=QUEENS.read_bytes())
+    err = proc.stderr.decode()
+    for short, path in names.items():
+        err = err.replace(str(path), short)
+    assert proc.returncode == Exit.USAGE and message in err, err
+    assert {p: p.read_bytes() for p in names.values() if p.exists()} == before and not names["M"].exists()
+
+
+def test_decode_reads_its_map_from_standard_input(tmp_path: Path) -> None:
+    cnf, mapping, answer = tmp_path / "q.cnf", tmp_path / "q.map", tmp_path / "q.out"
+    assert run_module("encode", str(QUEENS), "-o", str(cnf), "--map", str(mapping)).returncode == 0
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+
+    with Solver("cadical195", bootstrap_with=CNF(from_file=str(cnf)).clauses) as sat:
+        assert sat.solve()
+        answer.write_text("s SATISFIABLE\nv " + " ".join(map(str, sat.get_model())) + " 0\n")
+    by_name = run_module("decode", str(mapping), str(answer))
+    from_stdin = run_module("decode", "-", str(answer), stdin=mapping.read_bytes())
+    assert by_name.returncode == from_stdin.returncode == 0 and from_stdin.stdout == by_name.stdout

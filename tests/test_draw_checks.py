@@ -259,7 +259,7 @@ def test_an_optimisation_log_draws_its_last_answer(tmp_path: Path, capsys) -> No
 
 def test_puzzle_and_log_cannot_both_be_stdin(capsys) -> None:
     assert cli.main(["draw", "masyu", "-", "-"]) == Exit.USAGE
-    assert "cannot both come from stdin" in capsys.readouterr().err
+    assert "standard input (-) can be read only once" in capsys.readouterr().err
 
 
 def test_puzzle_text_from_stdin_is_named_stdin_in_messages(monkeypatch, capsys) -> None:

@@ -8,7 +8,7 @@ that cannot be read is a `CspError` with `Exit.IO`, never a traceback.
 from __future__ import annotations
 
 import sys
-from typing import Callable, TextIO
+from typing import Callable, Sequence, TextIO
 
 from csp2sat.diagnostics import CspError, Exit, decode_utf8
 from csp2sat.syntax import Model
@@ -20,6 +20,47 @@ STDIN_NAME = "<stdin>"  # how messages and map files name standard input
 def display_name(path: str) -> str:
     """The name of the file argument `path` in messages: ``<stdin>`` for ``-``."""
     return STDIN_NAME if path == STDIN else path
+
+
+def check_paths(args: object, reads: Sequence[str], writes: Sequence[str]) -> None:
+    """Refuse (usage error, before anything is read or written) a command line whose files collide.
+
+    `reads` and `writes` name the attributes of `args` that hold input and output paths (a path,
+    a list of paths, or None). Standard input can be read only once, standard output written
+    only once, and no output may be an input or another output (it would be overwritten: `encode
+    q.csp -o q.csp` replaced the source, `-o X --map X` lost the CNF).
+    """
+    import os
+
+    def paths(names: Sequence[str]) -> list[str]:
+        found: list[str] = []
+        for name in names:
+            value = getattr(args, name, None)
+            found.extend(value if isinstance(value, list) else [] if value is None else [value])
+        return found
+
+    inputs, outputs = paths(reads), paths(writes)
+    if inputs.count(STDIN) > 1:
+        raise CspError("standard input (-) can be read only once: give at most one '-'", file="csp2sat", exit=Exit.USAGE)
+    if outputs.count(STDIN) > 1:
+        raise CspError("only one output can go to standard output (-): name a file for the others",
+                       file="csp2sat", exit=Exit.USAGE)
+
+    def same(a: str, b: str) -> bool:
+        try:
+            return os.path.samefile(a, b)
+        except OSError:  # one does not exist (yet): compare where they would be
+            return os.path.realpath(a) == os.path.realpath(b)
+
+    files = [path for path in inputs if path != STDIN and not os.path.isdir(path)]
+    for k, out in enumerate(outputs):
+        if out == STDIN or (os.path.exists(out) and not os.path.isfile(out)):
+            continue  # standard output, /dev/null, /dev/full, a pipe: nothing to overwrite
+        for other in files + [o for o in outputs[:k] if o != STDIN]:
+            if same(out, other):
+                role = "input" if other in files else "other output"
+                raise CspError(f"the output {out} is also the {role} {other}: it would be overwritten",
+                               file="csp2sat", exit=Exit.USAGE)
 
 
 def read_text(path: str) -> str:

@@ -13,6 +13,8 @@ from csp2sat.commands._common import add_solver_argument, positive_int, positive
 from csp2sat.diagnostics import CspError, Exit
 
 NAME = "batch"
+READS = ("paths",)  # file arguments read and written (cli: none may collide)
+WRITES = ("output",)
 HELP = "solve many CSP and puzzle files in parallel (Dask), one JSON line each"
 DESCRIPTION = """\
 Solve every problem under the given paths, one task each, in parallel, and write one

@@ -15,6 +15,8 @@ from csp2sat.diagnostics import CspError
 from csp2sat.syntax import GLOBAL_OPS, Model
 
 NAME = "check"
+READS = ("files",)  # file arguments read and written (cli: none may collide)
+WRITES = ()
 HELP = "parse and check CSP files: print a summary, or the errors with their positions"
 DESCRIPTION = """\
 Parse and check Sugar CSP files without solving them. For each file prints a

@@ -8,6 +8,8 @@ from csp2sat.commands._common import display_name, write_output
 from csp2sat.diagnostics import Exit
 
 NAME = "convert"
+READS = ("file",)  # file arguments read and written (cli: none may collide)
+WRITES = ("output",)
 HELP = "translate an XCSP3 file (.xml, .xml.gz, .xml.lzma) into a Sugar CSP file"
 DESCRIPTION = """\
 Translate an XCSP3-core instance into the equivalent Sugar CSP file: the same

@@ -16,6 +16,8 @@ from csp2sat.output import write_pairs
 from csp2sat.diagnostics import CspError, Exit
 
 NAME = "decode"
+READS = ("map", "output", "source")  # file arguments read and written (cli: none may collide)
+WRITES = ()
 HELP = "print Sugar's answer from an external SAT solver's output and a map of `csp2sat encode`"
 DESCRIPTION = """\
 Read a solver's output in MiniSat's result-file format (SAT/UNSAT, then the
@@ -37,7 +39,7 @@ examples:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of `csp2sat decode`."""
-    parser.add_argument("map", metavar="OUT.map", help="the map written by `csp2sat encode --map`")
+    parser.add_argument("map", metavar="OUT.map", help="the map written by `csp2sat encode --map` ('-' for standard input)")
     parser.add_argument("output", metavar="SOLVER_OUTPUT", help="the solver's output ('-' for standard input)")
     parser.add_argument(
         "--source", metavar="FILE.csp", help="the encoded .csp file, if it is not where the map says (or was stdin)"

@@ -13,6 +13,8 @@ from csp2sat.diagnostics import CspError, Exit
 from csp2sat.generators.base import PuzzleError, read_answers
 
 NAME = "draw"
+READS = ("puzzle", "log")  # file arguments read and written (cli: none may collide)
+WRITES = ("output",)
 HELP = "draw the solution in a Sugar log on the puzzle board (text, answer format or SVG)"
 DESCRIPTION = """\
 Read a puzzle and a solution log in Sugar's output format (ours or real Sugar's: 's' and
@@ -61,8 +63,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Read, decode, check against the rules and render."""
     genre = lookup(args.genre)
-    if args.puzzle == "-" and args.log == "-":
-        raise CspError("the puzzle and the log cannot both come from stdin (-)", file="csp2sat", exit=Exit.USAGE)
     puzzle = read_puzzle(genre, args.puzzle)
     log = read_text(args.log)
     log_name = display_name(args.log)

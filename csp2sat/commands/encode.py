@@ -23,6 +23,8 @@ from csp2sat.commands._common import (
 from csp2sat.diagnostics import Exit
 
 NAME = "encode"
+READS = ("file",)  # file arguments read and written (cli: none may collide)
+WRITES = ("output", "map")
 HELP = "write a CSP file's CNF in DIMACS, with a map for `csp2sat decode`"
 DESCRIPTION = """\
 Compile a Sugar CSP file to CNF in standard DIMACS format (p cnf), for any SAT

@@ -18,6 +18,8 @@ from csp2sat.commands._common import (
 from csp2sat.diagnostics import Exit
 
 NAME = "explain"
+READS = ("file",)  # file arguments read and written (cli: none may collide)
+WRITES = ()
 HELP = "explain why a CSP file is unsatisfiable: a minimal set of its constraints that conflict"
 DESCRIPTION = """\
 Find a minimal set of the file's own constraints that cannot all hold together:

@@ -20,6 +20,8 @@ from csp2sat.commands.check import read_source
 from csp2sat.diagnostics import CspError, Exit
 
 NAME = "fmt"
+READS = ("files",)  # file arguments read and written (cli: none may collide)
+WRITES = ()
 HELP = "print CSP files in canonical layout, keeping comments (-i: in place, --check: verify)"
 DESCRIPTION = """\
 Print Sugar CSP files in a canonical layout: one statement per line, long

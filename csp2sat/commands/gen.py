@@ -8,6 +8,8 @@ from csp2sat.commands._common import write_output
 from csp2sat.commands._puzzles import PUZZLE_FORMATS, add_genre_arguments, lookup, read_puzzle
 
 NAME = "gen"
+READS = ("puzzle",)  # file arguments read and written (cli: none may collide)
+WRITES = ("output",)
 HELP = "write the Sugar CSP file of a puzzle (Slitherlink, Hashiwokakero, Shikaku, ...)"
 DESCRIPTION = """\
 Read a puzzle in plain text (formats below; whitespace-separated cells are accepted

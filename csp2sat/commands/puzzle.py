@@ -14,6 +14,8 @@ from csp2sat.commands._puzzles import (
 )
 
 NAME = "puzzle"
+READS = ("puzzle",)  # file arguments read and written (cli: none may collide)
+WRITES = ("output",)
 HELP = "solve a puzzle: generate its CSP, solve it and draw the solution"
 DESCRIPTION = """\
 The whole pipeline for a puzzle file: write its Sugar CSP (as 'csp2sat gen' does), solve

@@ -9,6 +9,8 @@ import time
 from csp2sat.diagnostics import Exit
 
 NAME = "solve"
+READS = ("file",)  # file arguments read and written (cli: none may collide)
+WRITES = ()
 HELP = "solve a Sugar CSP file and print the answer as Sugar does"
 DESCRIPTION = """\
 Solve a constraint problem written in the Sugar CSP language.

@@ -11,6 +11,8 @@ from csp2sat.generators.base import PuzzleError
 from csp2sat.generators.puzzlink import FORMATS, looks_like_url, to_url
 
 NAME = "url"
+READS = ("puzzle",)  # file arguments read and written (cli: none may collide)
+WRITES = ("output",)
 HELP = "print a puzzle board as a puzz.link URL (the form puzz.link, pzv.jp and pzprjs read)"
 DESCRIPTION = f"""\
 Read a puzzle board (a text file, - for stdin, or another puzz.link/pzv.jp URL) and print
