@@ -201,6 +201,17 @@ def test_bad_map_and_missing_files(tmp_path: Path, capsys: pytest.CaptureFixture
     assert status == Exit.IO and "cannot read" in err
 
 
+def test_a_model_beyond_the_maps_cnf_is_another_cnfs_output(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    source = tmp_path / "p.csp"
+    source.write_text("(int x 1 3)(int y 1 3)(< x y)\n")
+    mapping = tmp_path / "p.map"
+    assert run_cli(capsys, "encode", str(source), "-o", str(tmp_path / "p.cnf"), "--map", str(mapping))[0] == 0
+    out = tmp_path / "o.txt"
+    out.write_text("SAT\n99999999 0\n")
+    status, _, err = run_cli(capsys, "decode", str(mapping), str(out))
+    assert status == Exit.SYNTAX and "sets variable 99999999, but the CNF of this map has" in err, err
+
+
 def test_log_encoded_variables_round_trip_through_the_map(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     """Huge domains are log-encoded; the map stores their bits and decode reads them back (PySAT as the external solver)."""
     source = tmp_path / "big.csp"

@@ -93,6 +93,11 @@ def run(args: argparse.Namespace) -> int:
     if result.status != "SATISFIABLE":
         sys.stdout.write(f"s {result.status}\n")
         return Exit.OK
+    top = mapping["cnf"]["vars"]
+    beyond = sorted(v for v in result.assigned if v > top)
+    if beyond:  # another CNF's model, or a line run together: not a truncation
+        raise CspError(f"the solver's model sets variable {beyond[0]}, but the CNF of this map has {top} variables; "
+                       "is it the output for another CNF?", file=display_name(args.output), exit=Exit.SYNTAX)
     missing = unassigned(mapping, result.assigned)
     if missing:
         name, var = missing[0]
