@@ -516,9 +516,10 @@ def _kakuro_to_board(parts: PuzzleUrl, notes: list[str] | None = None) -> str:
         else:
             sums = (0, 0)
             if ch != ".":
+                down = _kakuro_value(ch, body, i)  # first: a character of no code is named as such
                 if i + 1 >= len(body):
                     raise UrlError(f"URL body ends inside the sums of a black cell (position {i + 1})")
-                sums = (_kakuro_value(ch, body, i), _kakuro_value(body[i + 1], body, i + 1))
+                sums = (down, _kakuro_value(body[i + 1], body, i + 1))
                 i += 1
             black[divmod(c, cols)] = sums
             c += 1

@@ -137,6 +137,7 @@ def test_every_code_round_trips(code: str, data: st.DataObject) -> None:
     ("https://puzz.link/p?mashu/4/4/1z", "'z' at position 2 is not valid in the circle code"),
     ("https://puzz.link/p?tapa/4/4/g", "'tapa' is not a genre csp2sat reads"),
     ("https://puzz.link/p?kakuro/4/4/g", "ends inside the sums of a black cell"),
+    ("https://puzz.link/p?kakuro/2/2/\u00ff", "'\u00ff' at position 1 is not valid in the kakuro code"),
     ("https://puzz.link/p?hitori/4/4/12-3", "'-' at position 3 must be followed by 2 base-36 digits"),
     ("https://puzz.link/p?hitori/4/4/12+3", "'+' at position 3 is not valid in the hitori code"),
     # str.isdigit takes '²', which int() refuses: these were internal errors
