@@ -15,6 +15,9 @@ from types import ModuleType
 from typing import Any, Iterable, Iterator
 
 
+_NUMPY: ModuleType | None = None  # set once numpy_module's import is complete
+
+
 def numpy_module() -> ModuleType:
     """numpy, imported on first use with SIGINT and SIGTERM held back until the import is done.
 
@@ -23,10 +26,12 @@ def numpy_module() -> ModuleType:
     the time limit's SIGINT) landing inside its first import would leave it half-initialised
     for the rest of the process (seen: numpy without `matrix`, every later call failing). So the
     signals are blocked meanwhile: one that arrives is delivered as the import ends.
+    The module is taken from `sys.modules` only through `import`: while another thread is still
+    importing it, `sys.modules` already holds it half-initialised, and `import` waits for the end.
     """
-    numpy = sys.modules.get("numpy")
-    if numpy is not None:
-        return numpy
+    global _NUMPY
+    if _NUMPY is not None:
+        return _NUMPY
     hold = threading.current_thread() is threading.main_thread() and hasattr(signal, "pthread_sigmask")
     if hold:
         saved = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
@@ -35,6 +40,7 @@ def numpy_module() -> ModuleType:
     finally:
         if hold:
             signal.pthread_sigmask(signal.SIG_SETMASK, saved)
+    _NUMPY = numpy
     return numpy
 
 
