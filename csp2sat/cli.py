@@ -225,14 +225,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("csp2sat: error: the input is nested too deeply to process", file=sys.stderr)
         return Exit.LIMIT
     except MemoryError:
-        print("csp2sat: error: out of memory (the problem is too large)", file=sys.stderr)
-        return Exit.LIMIT
+        pass  # reported below: leaving this clause frees the frames the error holds (a parser's state)
     except Exception as err:  # a bug of ours: say so plainly, and how to report it
         if os.environ.get("CSP2SAT_DEBUG"):
             raise
         print(f"csp2sat: internal error: {type(err).__name__}: {err}", file=sys.stderr)
         print("csp2sat: this is a bug; run again with CSP2SAT_DEBUG=1 for details", file=sys.stderr)
         return Exit.INTERNAL
+    print("csp2sat: error: out of memory (the problem is too large)", file=sys.stderr)
+    return Exit.LIMIT
 
 
 if __name__ == "__main__":

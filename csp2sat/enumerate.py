@@ -62,13 +62,16 @@ DIMACS-level work and to test the algorithms in isolation).
 
 from __future__ import annotations
 
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Iterator, Protocol, Sequence
 
 from pysat.solvers import Solver
 
 from csp2sat.solver import (
-    AUTO_SOLVER, CAPABILITIES, DEFAULT_SOLVER, check_solver, is_interrupt, new_solver, printed_values, verify_answer,
+    AUTO_SOLVER, CAPABILITIES, DEFAULT_SOLVER, abandon, check_solver, is_interrupt, new_solver, printed_values,
+    verify_answer,
 )
 
 Value = int | bool
@@ -525,17 +528,63 @@ class SolutionSpace:
         self.method, solver_name = propagate_settings(enumerate_method(method), space, solver_name)
         self.solver_name = solver_name  # the solver that runs (`propagate_settings` may pick another)
         # any usable solver; missing features are emulated. `mode`: a key of csp2sat.solver.SAT_MODES
+        self._mode = mode
         self.solver = new_solver(solver_name, mode=mode)
         space.load(self.solver)
         self.optimum: int | None = None
         self.fixed_units: list[int] = []  # unit clauses added here (the optimum), for copies of this space
         self._unsat = False
+        self._closed = False
+        self._interrupted = False  # a query was stopped inside the solver: renew it before the next one
+        self._guard = threading.Lock()
+        self._owner: int | None = None  # the thread in a query, and how deep (queries call each other)
+        self._depth = 0
         if objective is not None:
             self._fix_optimum(*objective)
 
     def close(self) -> None:
-        """Free the solver."""
-        self.solver.delete()
+        """Free the solver; later queries raise `RuntimeError` (a closed solver answered "no solution")."""
+        if not self._closed:
+            self._closed = True
+            if self._interrupted:
+                abandon(self.solver)
+            else:
+                self.solver.delete()
+
+    @contextmanager
+    def _query(self) -> Iterator[None]:
+        """Around every query: the space is open and used by one thread at a time, and a query stopped
+        inside the solver (Ctrl-C, a time limit) leaves it to be renewed: after that, Glucose and CaDiCaL
+        answered every later query as if there were no solution."""
+        me = threading.get_ident()
+        with self._guard:
+            if self._closed:
+                raise RuntimeError("this solution space is closed (its `with` block has ended): open a new one")
+            if self._owner not in (None, me):
+                raise RuntimeError("this solution space is in a query of another thread: open one space per thread")
+            self._owner, self._depth = me, self._depth + 1
+        try:
+            if self._interrupted:
+                self._renew()
+            yield
+        except BaseException as err:
+            if is_interrupt(err):
+                self._interrupted = True
+            raise
+        finally:
+            with self._guard:
+                self._depth -= 1
+                if not self._depth:
+                    self._owner = None
+
+    def _renew(self) -> None:
+        """A fresh solver with the problem and the optimum's unit clauses, for the one an interruption left."""
+        abandon(self.solver)
+        self.solver = new_solver(self.solver_name, mode=self._mode)
+        self.space.load(self.solver)
+        for lit in self.fixed_units:
+            self.solver.add_clause([lit])
+        self._interrupted = False
 
     def __enter__(self) -> "SolutionSpace":
         return self
@@ -571,6 +620,10 @@ class SolutionSpace:
 
     def solutions(self, limit: int | None = None) -> Iterator[Answer]:
         """Every answer (at most `limit`), by disjoint cubes or by blocking clauses (`method`, see the module docstring)."""
+        with self._query():
+            yield from self._solutions(limit)
+
+    def _solutions(self, limit: int | None) -> Iterator[Answer]:
         if self._unsat or (limit is not None and limit <= 0):
             return
         found = 0
@@ -591,6 +644,10 @@ class SolutionSpace:
 
     def blocked_solutions(self, limit: int | None = None) -> Iterator[Answer]:
         """Every answer (at most `limit`), each blocked by a clause under one activation literal as it is found."""
+        with self._query():
+            yield from self._blocked_solutions(limit)
+
+    def _blocked_solutions(self, limit: int | None) -> Iterator[Answer]:
         if self._unsat or (limit is not None and limit <= 0):
             return
         act = self.space.new_var()
@@ -637,6 +694,10 @@ class SolutionSpace:
         with the phases set against the candidates so that one answer refutes
         many, and drops every candidate that answer disagrees with.
         """
+        with self._query():
+            return self._facts()
+
+    def _facts(self) -> dict[str, Value | None] | None:
         if self._unsat or not self.solver.solve():
             return None
         first = self.space.project(self.solver.get_model())

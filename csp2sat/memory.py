@@ -11,7 +11,8 @@ the machine to death.
 
 The limit is process-wide: `set_limit(MB)` (the ``--memory-limit`` option), by
 default what the system reports available (``MemAvailable`` in /proc/meminfo)
-plus what this process already uses, minus a margin.
+plus what this process already uses, minus a margin; under an address-space
+limit (``ulimit -v``) no more than the address space it leaves.
 """
 
 from __future__ import annotations
@@ -73,13 +74,44 @@ def check_text(size: int, file: str) -> None:
 
 
 def limit_mb() -> tuple[float | None, str]:
-    """The limit in MB (None: unknown, no check) and where it comes from."""
+    """The limit in MB (None: unknown, no check) and where it comes from.
+
+    By default the smaller of what the system has available and what the address-space limit
+    (``ulimit -v``, ``prlimit --as``) leaves this process: past the latter, the SAT solver's
+    allocations fail inside C++ (an abort, exit 127 or 134, with no message of ours).
+    """
     if _limit_mb is not None:
         return _limit_mb, "--memory-limit"
+    rss = _rss_mb()
+    limits = []
     available = _meminfo_mb("MemAvailable")
-    if available is None:
+    if available is not None:
+        limits.append((rss + AVAILABLE_SHARE * available, f"{AVAILABLE_SHARE:.0%} of the memory available"))
+    headroom = _address_space_left_mb()
+    if headroom is not None:
+        limits.append((rss + AVAILABLE_SHARE * headroom, f"{AVAILABLE_SHARE:.0%} of what the address-space limit "
+                                                          "(ulimit -v) leaves"))
+    if not limits:
         return None, ""
-    return _rss_mb() + AVAILABLE_SHARE * available, f"{AVAILABLE_SHARE:.0%} of the memory available"
+    return min(limits)
+
+
+def _address_space_left_mb() -> float | None:
+    """MB of address space this process may still map under RLIMIT_AS (None: no limit, or unknown)."""
+    try:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+    except (ImportError, OSError, ValueError):
+        return None
+    if soft == resource.RLIM_INFINITY:
+        return None
+    try:
+        with open(f"/proc/{os.getpid()}/statm", encoding="ascii") as f:
+            mapped = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
+    return max(0.0, (soft - mapped) / 2**20)
 
 
 def _sum_cost(sizes: list[int]) -> int:

@@ -590,6 +590,12 @@ def _budgeted(sat):
     return sat
 
 
+def abandon(sat) -> None:
+    """Drop solver `sat` without deleting it (kept alive until the process ends): after a search
+    stopped by a SIGINT jump, CaDiCaL aborts the process on any further call, its destructor included."""
+    _abandon(sat)
+
+
 def _abandon(sat) -> None:
     native = getattr(sat, "solver", None)  # the solver-specific wrapper inside pysat.solvers.Solver
     if native is None:

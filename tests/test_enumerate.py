@@ -438,3 +438,75 @@ def test_enumeration_settings_reach_the_solver(monkeypatch: pytest.MonkeyPatch, 
         assert space.method == expected[0]
         assert space.count() == 6
     assert seen == ([SAT_MODES[expected[1]]] if SAT_MODES[expected[1]] else [])
+
+
+def test_a_closed_space_refuses_queries_instead_of_answering_none() -> None:
+    import csp2sat
+    from csp2sat.compiler import compile_model
+    from csp2sat.enumerate import open_space
+
+    model = csp2sat.parse("(int x 0 3) (int y 0 3) (< x y)")
+    with open_space(compile_model(model), model) as space:
+        assert space.count() == 6
+    for query in (space.count, space.uniqueness, space.facts, lambda: list(space.solutions())):
+        with pytest.raises(RuntimeError, match="closed"):
+            query()
+
+
+_INTERRUPTED_THEN_ASKED = """
+import os, signal, sys, threading
+import csp2sat
+from csp2sat.compiler import compile_model
+from csp2sat.enumerate import open_space
+model = csp2sat.parse("".join(f"(int x{i} 0 9)" for i in range(7)) + "(alldifferent x0 x1 x2 x3 x4 x5 x6)")
+with open_space(compile_model(model), model, solver=sys.argv[1]) as space:  # 604,800 answers: a long count
+    threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+    try:
+        space.count()
+        print("not interrupted")
+    except KeyboardInterrupt:
+        print(space.uniqueness().status, space.count(3), space.facts() is not None)
+"""
+
+
+@pytest.mark.parametrize("solver", ["cadical195", "glucose4"])
+def test_a_query_stopped_by_ctrl_c_leaves_the_space_usable(solver: str) -> None:
+    """A notebook stops a long count and asks something quicker: the space answered 'no solution' from then on
+    (the solver a SIGINT stopped is replaced by a fresh one)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _INTERRUPTED_THEN_ASKED, solver],
+                          capture_output=True, text=True, timeout=300)
+    assert done.stdout.split() == ["multiple", "3", "True"], done.stdout + done.stderr[-500:]
+
+
+def test_two_threads_on_one_space_get_an_error_not_an_abort() -> None:
+    import threading
+
+    import csp2sat
+    from csp2sat.compiler import compile_model
+    from csp2sat.enumerate import open_space
+
+    model = csp2sat.parse("".join(f"(int q{i} 1 9)" for i in range(9)) + "(alldifferent q0 q1 q2 q3 q4 q5 q6 q7 q8)"
+                          "(alldifferent " + " ".join(f"(+ q{i} {i})" for i in range(9)) + ")"
+                          "(alldifferent " + " ".join(f"(- q{i} {i})" for i in range(9)) + ")")  # 9 queens: 352
+    with open_space(compile_model(model), model) as space:
+        errors: list[str] = []
+        counts: list[int] = []
+        started = threading.Barrier(2)
+
+        def work() -> None:
+            started.wait()
+            try:
+                counts.append(space.count())
+            except RuntimeError as err:
+                errors.append(str(err))
+
+        threads = [threading.Thread(target=work) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert counts[0] == 352 and (len(counts), len(errors)) in ((2, 0), (1, 1)), (counts, errors)
+        assert space.count() == 352
