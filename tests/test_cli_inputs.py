@@ -457,3 +457,22 @@ def test_decode_reads_its_map_from_standard_input(tmp_path: Path) -> None:
     by_name = run_module("decode", str(mapping), str(answer))
     from_stdin = run_module("decode", "-", str(answer), stdin=mapping.read_bytes())
     assert by_name.returncode == from_stdin.returncode == 0 and from_stdin.stdout == by_name.stdout
+
+
+def test_the_default_memory_limit_respects_an_address_space_limit(tmp_path: Path) -> None:
+    """Under `ulimit -v` the default limit is what that leaves, not what the machine has: the SAT solver's own
+    allocations failed inside C++ (exit 127 or an abort, no message) where a refusal up front is exit 6."""
+    import resource
+
+    n = 320
+    path = tmp_path / "ad.csp"
+    path.write_text("".join(f"(int x{i} 1 {n})\n" for i in range(n)) + "(alldifferent " + " ".join(f"x{i}" for i in range(n))
+                    + ")\n" + "".join(f"(!= (abs (- x{i} x{i + 1})) 1)\n" for i in range(n - 1)))  # ~3.3 GB
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2500 << 20, 2500 << 20))
+
+    done = subprocess.run([sys.executable, "-m", "csp2sat", "solve", "-O", "alldifferent=pairwise", "--solver", "cadical195",
+                           str(path)], capture_output=True, text=True, timeout=120, preexec_fn=limit,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert done.returncode == Exit.LIMIT and "address-space limit" in done.stderr, done.stderr[-500:]
