@@ -23,16 +23,20 @@ def parse(text_or_path: "str | os.PathLike[str]") -> "Model":
     """Parse and check a Sugar CSP file or text into a `Model`; raises `CspError` for bad input.
 
     The argument is read as a path if it names an existing file or ends in
-    ``.csp`` (a missing ``.csp`` file is an error with exit `Exit.IO`), else as
-    CSP text.
+    ``.csp`` without a ``(`` (a missing ``.csp`` file is an error with exit `Exit.IO`),
+    else as CSP text.
     """
     from csp2sat.checker import check
     from csp2sat.diagnostics import CspError, Exit, decode_utf8
     from csp2sat.parser import parse_text
 
+    if isinstance(text_or_path, (bytes, bytearray)):
+        raise TypeError("parse takes CSP text (str) or a path, not bytes: decode them first (UTF-8)")
+    if not isinstance(text_or_path, (str, os.PathLike)):
+        raise TypeError(f"parse takes CSP text (str) or a path, not {type(text_or_path).__name__}")
     if isinstance(text_or_path, os.PathLike) or (
-        "(" not in text_or_path and (text_or_path.endswith(".csp") or os.path.isfile(text_or_path))
-    ):
+        "\n" not in text_or_path and os.path.isfile(text_or_path)  # an existing file, '(' in its name or not
+    ) or ("(" not in text_or_path and text_or_path.endswith(".csp")):
         path = os.fspath(text_or_path)
         try:
             with open(path, "rb") as handle:
@@ -57,6 +61,18 @@ def solve(model_or_text, solver: str = "auto", timeout: "float | None" = None, v
     >>> csp2sat.solve("(int x 0 9) (int y 0 9) (= (+ x y) 12) (objective minimize x)").values
     {'x': 3, 'y': 9}
     """
-    from csp2sat.solver import solve as run
+    import math
 
+    from csp2sat.solver import solve as run
+    from csp2sat.syntax import Model
+
+    if not isinstance(model_or_text, (str, os.PathLike, Model)):
+        raise TypeError(f"solve takes a Model, CSP text or a path, not {type(model_or_text).__name__}")
+    if not isinstance(solver, str):
+        raise TypeError(f"solver must be a solver's name (str), such as 'auto', not {type(solver).__name__}")
+    if timeout is not None:
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
+            raise TypeError(f"timeout must be a number of seconds, not {type(timeout).__name__}")
+        if not (timeout > 0 and math.isfinite(timeout)):
+            raise ValueError(f"timeout must be a positive number of seconds (None: no limit), not {timeout}")
     return run(model_or_text, solver=solver, timeout=timeout, verify=verify, **kwargs)

@@ -95,3 +95,26 @@ def test_competition_output_holds_in_the_enumeration_modes(tmp_path, capsys, mod
     assert all(len(line.split()) == 3 and line.split()[2] in ("true", "false") for line in answers)
     if mode[0] == "--all":
         assert sorted(answers) == sorted(f"v {x} {str(p).lower()}" for x in (1, 2, 3) for p in (False, True) if p or x > 2)
+
+
+def test_library_arguments_are_checked_with_clear_errors(tmp_path) -> None:
+    """csp2sat.parse/solve as a notebook calls them: wrong types and values are TypeError/ValueError saying what
+    is expected (they were internal TypeErrors, or a silent UNKNOWN for timeout=-1 and no limit for nan), and a
+    file whose name has a '(' is a file, as the docstring says."""
+    import pathlib
+
+    import csp2sat
+
+    bad = [(lambda: csp2sat.parse(b"(int x 0 3)"), TypeError, "not bytes"),
+           (lambda: csp2sat.solve(None), TypeError, "not NoneType"),
+           (lambda: csp2sat.solve("(int x 0 3)", solver=None), TypeError, "solver"),
+           (lambda: csp2sat.solve("(int x 0 3)", timeout="5"), TypeError, "timeout"),
+           (lambda: csp2sat.solve("(int x 0 3)", timeout=-1), ValueError, "positive"),
+           (lambda: csp2sat.solve("(int x 0 3)", timeout=float("nan")), ValueError, "positive")]
+    for call, kind, words in bad:
+        with pytest.raises(kind, match=words):
+            call()
+    odd = tmp_path / "q(1).csp"
+    odd.write_text("(int x 0 3) (> x 2)\n")
+    assert csp2sat.solve(str(odd)).values == {"x": 3} == csp2sat.solve(pathlib.Path(odd)).values
+    assert csp2sat.solve("(int x 0 3) (> x 2)", timeout=5).values == {"x": 3}
