@@ -214,11 +214,14 @@ def run_task(arg: dict) -> dict:
     wrong propagates, and the sandbox records it.
     """
     from csp2sat.diagnostics import CspError
+    from csp2sat.memory import MemoryLimitError
 
     task = Task(**arg["task"])
     settings = Settings(**arg["settings"])
     try:
         return RUNNERS[task.kind](task, settings)
+    except MemoryLimitError as err:  # refused before running out (the sandbox's limit is an address-space limit)
+        return {"status": MEMORY, "exit": int(err.exit), "error": str(err)}
     except CspError as err:
         return {"status": ERROR, "exit": int(err.exit), "error": str(err)}
 
@@ -374,8 +377,8 @@ def record(task: Task, settings: Settings, reply: dict) -> dict:
             rec["exit"] = 9  # an exception of ours: an internal error, as `csp2sat solve` would say
             if reply.get("traceback"):  # for the bug report
                 rec["error"] = f"internal error: {rec['error']}\n{reply['traceback']}"
-        if rec["status"] == MEMORY and settings.memory_mb:
-            rec["error"] = f"{rec['error']} (--memory-limit {settings.memory_mb:g} MB)"
+    if rec["status"] == MEMORY and settings.memory_mb:  # out of memory, or refused up front (run_task)
+        rec["error"] = f"{rec['error']} (--memory-limit {settings.memory_mb:g} MB)"
     if rec["status"] == TIMEOUT and settings.timeout is not None:
         rec["error"] = f"{rec['error']} (--timeout {settings.timeout:g} s)"
     if rec["times"]:

@@ -34,6 +34,10 @@ AVAILABLE_SHARE = 0.9
 _limit_mb: float | None = None
 
 
+class MemoryLimitError(CspError):
+    """The problem would not fit in the memory limit (`Exit.LIMIT`): refused before the memory is taken."""
+
+
 def set_limit(mb: float | None) -> None:
     """Set the memory limit in MB for every later compilation (None: the default from the system)."""
     global _limit_mb
@@ -66,7 +70,7 @@ def check_text(size: int, file: str) -> None:
         return
     need = _rss_mb() + size * BYTES_PER_CHAR / 2**20
     if need > limit:
-        raise CspError(
+        raise MemoryLimitError(
             f"a file of {size:,} characters needs about {need:,.0f} MB to parse and check, before any encoding; "
             f"the memory limit is {limit:,.0f} MB ({source})",
             file=file, exit=Exit.LIMIT, notes=("raise the limit with --memory-limit MB, or split the file",),
@@ -259,7 +263,7 @@ def check_cnf(model, normal, is_log: Sequence[bool], options: dict[str, str], pa
     if len(per_origin) > 3:
         notes.append(f"({len(per_origin):,} constraints in all)")
     notes += _advice(normal, is_log, options, per_origin, clauses, pairwise_limit, compared)
-    raise CspError(
+    raise MemoryLimitError(
         f"the CNF would have about {clauses:,} clauses and {cnf_vars:,} variables, needing about {need:,.0f} MB; "
         f"the memory limit is {limit:,.0f} MB ({source})",
         file=model.file, exit=Exit.LIMIT, notes=tuple(notes),
