@@ -195,13 +195,7 @@ class Compiled:
         i = self._int_index[name]
         if self.log is not None and i in self.log.bits:
             return self.normal.int_domains[i]
-        values = self.order.values[i]
-        pieces, start = [], 0
-        for k in range(1, len(values) + 1):
-            if k == len(values) or values[k] != values[k - 1] + 1:
-                pieces.append((values[start], values[k - 1]))
-                start = k
-        return Domain(tuple(pieces))
+        return Domain.of([(v, v) for v in self.order.values[i]])  # adjacent values merge into intervals
 
     def domain_values(self, name: str) -> list[int]:
         """The values int variable `name` can take after tightening, ascending (a new list)."""

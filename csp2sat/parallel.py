@@ -499,22 +499,18 @@ class _Ranks:
     (`value`), counted over the declared domain's intervals without listing its values."""
 
     def __init__(self, model: Any) -> None:
-        domain = model.int_vars[model.objective.var].domain
+        self.domain = model.int_vars[model.objective.var].domain
         self.minimise = model.objective.sense == "minimize"
-        self.intervals = domain.intervals if self.minimise else tuple((-hi, -lo) for lo, hi in reversed(domain.intervals))
-        self.size = domain.size
+        self.size = self.domain.size
 
     def __call__(self, value: int) -> int:
-        v = value if self.minimise else -value  # maximising: rank among the negated values, ascending
-        return sum(min(hi, v - 1) - lo + 1 for lo, hi in self.intervals if lo < v)
+        if self.minimise:
+            return self.domain.count_below(value)
+        return self.size - self.domain.count_below(value + 1)  # the values above it
 
     def value(self, rank: int) -> int:
         """The value of `rank` (0 <= rank < `size`)."""
-        for lo, hi in self.intervals:
-            if rank <= hi - lo:
-                return lo + rank if self.minimise else -(lo + rank)
-            rank -= hi - lo + 1
-        raise IndexError(rank)
+        return self.domain.nth(rank if self.minimise else self.size - 1 - rank)
 
 
 def race(model: Any, compiled: Any, solver_name: str, verify: bool, board: Any) -> None:

@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator, Mapping, Protocol, Union
 
 from csp2sat.diagnostics import CspError, Exit
-from csp2sat.syntax import Model
+from csp2sat.syntax import Domain, Model
 
 DEFAULT_SOLVER = "cadical195"
 # `--solver auto` (the default of `csp2sat solve`): picked per problem by `choose_solver`.
@@ -1151,59 +1151,53 @@ class ProbeBudget:
 
 
 class OpenValues:
-    """Values of the objective, best first (the smallest when minimising), kept as intervals: a
-    log-encoded objective can have 2^32 values, which as a list of ints is over 100 GB.
+    """Values of the objective, best first (the smallest when minimising), kept as a `Domain` of
+    intervals: a log-encoded objective can have 2^32 values, which as a list of ints is over 100 GB.
 
     Indexing counts from the best value (negative indices from the worst); `better_than`,
     `worse_than` and `within` give the values left after an answer, a refutation or a re-encoding.
     """
 
-    __slots__ = ("intervals", "minimise")
+    __slots__ = ("domain", "minimise")
 
-    def __init__(self, intervals: "tuple[tuple[int, int], ...]", minimise: bool) -> None:
-        self.intervals, self.minimise = tuple(intervals), minimise  # ascending, disjoint
+    def __init__(self, domain: Domain, minimise: bool) -> None:
+        self.domain, self.minimise = domain, minimise
 
     def __len__(self) -> int:
-        return sum(hi - lo + 1 for lo, hi in self.intervals)
+        return self.domain.size
 
     def __bool__(self) -> bool:
-        return bool(self.intervals)
+        return not self.domain.is_empty()
 
     def __getitem__(self, k: int) -> int:
-        size = len(self)
+        size = self.domain.size
         if k < 0:
             k += size
         if not 0 <= k < size:
             raise IndexError(k)
-        if not self.minimise:
-            k = size - 1 - k
-        for lo, hi in self.intervals:
-            if k <= hi - lo:
-                return lo + k
-            k -= hi - lo + 1
-        raise IndexError(k)  # unreachable: k < size
+        return self.domain.nth(k if self.minimise else size - 1 - k)
 
     def __iter__(self) -> "Iterator[int]":
-        order = self.intervals if self.minimise else reversed(self.intervals)
-        for lo, hi in order:
-            yield from (range(lo, hi + 1) if self.minimise else range(hi, lo - 1, -1))
+        if self.minimise:
+            return self.domain.values()
+        return (v for lo, hi in reversed(self.domain.intervals) for v in range(hi, lo - 1, -1))
 
     def __repr__(self) -> str:
-        return f"OpenValues({self.intervals!r}, minimise={self.minimise})"
+        return f"OpenValues({self.domain.intervals!r}, minimise={self.minimise})"
 
     @property
     def lb(self) -> int:
         """The smallest value."""
-        return self.intervals[0][0]
+        return self.domain.lb
 
     @property
     def ub(self) -> int:
         """The largest value."""
-        return self.intervals[-1][1]
+        return self.domain.ub
 
     def within(self, lo: int, hi: int) -> "OpenValues":
         """The values from `lo` to `hi` (inclusive)."""
-        return OpenValues(tuple((max(a, lo), min(b, hi)) for a, b in self.intervals if a <= hi and b >= lo), self.minimise)
+        return OpenValues(self.domain.within(lo, hi), self.minimise)
 
     def better_than(self, value: int) -> "OpenValues":
         """The values better than `value`."""
@@ -1471,7 +1465,7 @@ class Search:
 
     def _ranked(self, minimise: bool) -> "OpenValues":
         """The objective's domain values in the current CNF, best first."""
-        return OpenValues(self.compiled.domain(self.model.objective.var).intervals, minimise)
+        return OpenValues(self.compiled.domain(self.model.objective.var), minimise)
 
     def _tighten(self, var: str, best: int, minimise: bool) -> None:
         """Only answers better than `best` are wanted from now on: a unit clause says so."""
@@ -1522,9 +1516,9 @@ def compile_for_search(model: Model, options: Mapping[str, str] | None = None):
         domain = model.int_vars[objective.var].domain
         keep = size // 4
         if objective.sense == "minimize":
-            window = (domain.lb, _nth_value(domain, keep - 1))
+            window = (domain.lb, domain.nth(keep - 1))
         else:
-            window = (_nth_value(domain, size - keep), domain.ub)
+            window = (domain.nth(size - keep), domain.ub)
         probe = mode == "on"
         if not probe:
             full = estimated_clauses(model, opts)
@@ -1535,15 +1529,6 @@ def compile_for_search(model: Model, options: Mapping[str, str] | None = None):
             compiled.objective_window = window
             return compiled
     return compile_model(model, options=opts, single_answer=True)
-
-
-def _nth_value(domain, k: int) -> int:
-    """The k-th smallest value of `domain` (from 0), without listing the values."""
-    for lo, hi in domain.intervals:
-        if k <= hi - lo:
-            return lo + k
-        k -= hi - lo + 1
-    raise IndexError(k)
 
 
 def _as_model(model_or_text) -> Model:

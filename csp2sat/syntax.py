@@ -200,6 +200,22 @@ class Domain:
         # Domains are short lists of intervals in practice; bisect would not pay off.
         return any(lo <= value <= hi for lo, hi in self.intervals)
 
+    def nth(self, k: int) -> int:
+        """The k-th smallest value (from 0), without listing the values (IndexError past the last)."""
+        for lo, hi in self.intervals:
+            if 0 <= k <= hi - lo:
+                return lo + k
+            k -= hi - lo + 1
+        raise IndexError(k)
+
+    def count_below(self, value: int) -> int:
+        """How many values are smaller than `value`."""
+        return sum(min(hi, value - 1) - lo + 1 for lo, hi in self.intervals if lo < value)
+
+    def within(self, lo: int, hi: int) -> "Domain":
+        """The values from `lo` to `hi` (inclusive)."""
+        return Domain(tuple((max(a, lo), min(b, hi)) for a, b in self.intervals if a <= hi and b >= lo))
+
     def values(self) -> Iterator[int]:
         """All values in increasing order."""
         for lo, hi in self.intervals:

@@ -569,7 +569,7 @@ def test_open_values_index_and_cut_intervals_best_first() -> None:
     intervals = ((-5, -5), (-2, 1), (4, 4), (9, 12))
     listed = [-5, -2, -1, 0, 1, 4, 9, 10, 11, 12]
     for minimise, ordered in ((True, listed), (False, listed[::-1])):
-        values = OpenValues(intervals, minimise)
+        values = OpenValues(Domain(intervals), minimise)
         assert len(values) == len(ordered) and list(values) == ordered
         assert [values[k] for k in range(-len(ordered), len(ordered))] == ordered + ordered
         assert (values.lb, values.ub) == (-5, 12)
@@ -579,4 +579,4 @@ def test_open_values_index_and_cut_intervals_best_first() -> None:
             assert list(values.worse_than(v)) == [w for w in ordered if (w > v if minimise else w < v)]
             assert list(values.within(v, v + 3)) == [w for w in ordered if v <= w <= v + 3]
     with pytest.raises(IndexError):
-        OpenValues(intervals, True)[10]
+        OpenValues(Domain(intervals), True)[10]

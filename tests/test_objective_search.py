@@ -124,6 +124,29 @@ def test_probes_that_run_out_at_random_still_reach_the_brute_force_optimum(text:
         _check(text, {"objective": "auto"}, solver)
 
 
+class _Board:
+    """What `csp2sat.parallel.race` reports to, in one process: the bounds, the proofs offered and the ends."""
+
+    def __init__(self, best: int = 1 << 62, proven: int = 0) -> None:
+        self.best_rank, self.proven_rank, self.ends, self.proofs = best, proven, [], []
+
+    def best(self) -> int:
+        return self.best_rank
+
+    def proven(self) -> int:
+        return self.proven_rank
+
+    def offer(self, rank: int, values: dict, shown: tuple) -> None:
+        self.best_rank = min(self.best_rank, rank)
+
+    def prove(self, rank: int) -> None:
+        self.proofs.append(rank)
+        self.proven_rank = max(self.proven_rank, rank)
+
+    def end(self, kind: str, detail) -> None:
+        self.ends.append((kind, detail))
+
+
 @pytest.mark.parametrize("solver", ["minisat22", "cadical195"])
 def test_a_portfolio_racer_takes_linear_steps_when_its_probes_run_out(solver: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The racers of `solve --jobs N` bisect with the same budget as `Search.run` (csp2sat.parallel.race).
@@ -138,27 +161,9 @@ def test_a_portfolio_racer_takes_linear_steps_when_its_probes_run_out(solver: st
     runs: list[int] = []
     monkeypatch.setattr(csp2sat.solver.ProbeBudget, "ran_out", lambda self, stats: (runs.append(1), ran_out(self, stats)))
 
-    class Board:  # one racer alone: the bounds are its own
-        best_rank, proven_rank, ends = 1 << 62, 0, []
-
-        def best(self) -> int:
-            return self.best_rank
-
-        def proven(self) -> int:
-            return self.proven_rank
-
-        def offer(self, rank: int, values: dict, shown: tuple) -> None:
-            self.best_rank = min(self.best_rank, rank)
-
-        def prove(self, rank: int) -> None:
-            self.proven_rank = max(self.proven_rank, rank)
-
-        def end(self, kind: str, detail) -> None:
-            self.ends.append((kind, detail))
-
     model = csp2sat.parse(_mycielskian_colouring(3))
     compiled = compile_model(model, options={"symmetry": "off"}, single_answer=True)
-    board = Board()
+    board = _Board()  # one racer alone: the bounds are its own
     race(model, compiled, solver, True, board)
     assert board.ends == [("optimum", objective_rank(model)(5))] and runs
 
@@ -179,34 +184,14 @@ def test_a_portfolio_racer_skips_what_the_others_found_and_refuted(shrink: str, 
     recompile = csp2sat.solver.Search._recompile
     monkeypatch.setattr(csp2sat.solver.Search, "_recompile", lambda self, *args: (shrinks.append(1), recompile(self, *args))[1])
 
-    class Board:
-        def __init__(self, best: int, proven: int) -> None:
-            self.best_rank, self.proven_rank, self.ends, self.proofs = best, proven, [], []
-
-        def best(self) -> int:
-            return self.best_rank
-
-        def proven(self) -> int:
-            return self.proven_rank
-
-        def offer(self, rank: int, values: dict, shown: tuple) -> None:
-            self.best_rank = min(self.best_rank, rank)
-
-        def prove(self, rank: int) -> None:
-            self.proofs.append(rank)
-            self.proven_rank = max(self.proven_rank, rank)
-
-        def end(self, kind: str, detail) -> None:
-            self.ends.append((kind, detail))
-
     model = csp2sat.parse(_mycielskian_colouring(3))
     compiled = compile_model(model, options={"symmetry": "off", "shrink": shrink}, single_answer=True)
     optimum = objective_rank(model)(5)
-    settled = Board(optimum, optimum)
+    settled = _Board(optimum, optimum)
     race(model, compiled, "cadical195", True, settled)
     assert settled.ends == [("optimum", optimum)] and len(calls) == 1 and not settled.proofs and not shrinks
     calls.clear()
-    alone = Board(1 << 62, 0)
+    alone = _Board()
     race(model, compiled, "cadical195", True, alone)
     assert alone.ends == [("optimum", optimum)] and alone.proven_rank == optimum and len(calls) > 1
     assert bool(shrinks) == (shrink == "on")
