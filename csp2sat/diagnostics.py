@@ -83,6 +83,15 @@ class CspError(Exception):
         return text
 
 
+STDIN = "-"  # the file argument that means standard input
+STDIN_NAME = "<stdin>"  # how messages and map files name standard input
+
+
+def display_name(path: str) -> str:
+    """The name of the file argument `path` in messages: ``<stdin>`` for ``-``."""
+    return STDIN_NAME if path == STDIN else path
+
+
 def decode_utf8(data: bytes, file: str) -> str:
     """`data` as text: strict UTF-8, a leading byte-order mark dropped.
 

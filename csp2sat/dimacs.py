@@ -31,7 +31,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Iterable, TextIO
 
-from csp2sat.diagnostics import CspError, Exit, decode_utf8
+from csp2sat.diagnostics import STDIN, CspError, Exit, decode_utf8, display_name
 
 MAP_FORMAT = "csp2sat-map"
 MAP_VERSION = 1
@@ -157,9 +157,9 @@ def dump_map(mapping: dict, out: TextIO) -> None:
 
 def load_map(path: str) -> dict:
     """Read and check a map file written by `csp2sat encode`."""
-    name = "<stdin>" if path == "-" else path
+    name = display_name(path)
     try:
-        if path == "-":
+        if path == STDIN:
             data = sys.stdin.buffer.read()
         else:
             with open(path, "rb") as f:
@@ -167,18 +167,17 @@ def load_map(path: str) -> dict:
     except OSError as err:
         raise CspError(f"cannot read map file: {err.strerror}", file=name, exit=Exit.IO) from None
     text = decode_utf8(data, name)
-    path = name
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
-        raise CspError(f"not a csp2sat map file: {err.msg}", err.lineno, err.colno, path, Exit.SYNTAX) from None
+        raise CspError(f"not a csp2sat map file: {err.msg}", err.lineno, err.colno, name, Exit.SYNTAX) from None
     if not isinstance(data, dict) or data.get("format") != MAP_FORMAT:
-        raise CspError("not a csp2sat map file (no \"format\": \"csp2sat-map\")", 1, 1, path, Exit.SYNTAX)
+        raise CspError("not a csp2sat map file (no \"format\": \"csp2sat-map\")", 1, 1, name, Exit.SYNTAX)
     if data.get("version") != MAP_VERSION:
-        raise CspError(f"unsupported map version {data.get('version')!r}", 1, 1, path, Exit.SYNTAX)
+        raise CspError(f"unsupported map version {data.get('version')!r}", 1, 1, name, Exit.SYNTAX)
     problem = _map_problem(data)
     if problem:
-        raise CspError(f"not a valid csp2sat map: {problem}", file=path, exit=Exit.SYNTAX)
+        raise CspError(f"not a valid csp2sat map: {problem}", file=name, exit=Exit.SYNTAX)
     return data
 
 

@@ -28,7 +28,7 @@ from typing import Iterator, Union
 from xml.parsers import expat
 
 from csp2sat._gc import gc_paused
-from csp2sat.diagnostics import CspError, Exit, decode_utf8
+from csp2sat.diagnostics import STDIN, CspError, Exit, decode_utf8, display_name
 from csp2sat.syntax import Domain
 
 __all__ = ["XElem", "Instance", "read_instance", "parse_instance", "is_xcsp3_path", "intension_expr"]
@@ -111,15 +111,15 @@ def read_text_of(path: str) -> str:
 
     ``-`` reads standard input, compressed or not (told apart by the first bytes).
     """
+    name = display_name(path)
     try:
         low = path.lower()
-        if path == "-":
+        if path == STDIN:
             data = sys.stdin.buffer.read()
             if data.startswith(b"\x1f\x8b"):
                 data = gzip.decompress(data)
             elif data.startswith((b"\xfd7zXZ\x00", b"\x5d\x00\x00")):  # xz; the legacy .lzma header
                 data = lzma.decompress(data)
-            path = "<stdin>"
         elif low.endswith(".gz"):
             with gzip.open(path, "rb") as f:
                 data = f.read()
@@ -130,9 +130,8 @@ def read_text_of(path: str) -> str:
             with open(path, "rb") as f:
                 data = f.read()
     except (OSError, lzma.LZMAError, EOFError, zlib.error) as err:
-        name = "<stdin>" if path == "-" else path
         raise CspError(f"cannot read file: {getattr(err, 'strerror', None) or err}", file=name, exit=Exit.IO) from None
-    return decode_utf8(data, path)  # bad bytes at LINE:COL with their 1-based offset, as for every other input
+    return decode_utf8(data, name)  # bad bytes at LINE:COL with their 1-based offset, as for every other input
 
 
 def parse_xml(text: str, file: str) -> XElem:
@@ -174,7 +173,7 @@ def parse_xml(text: str, file: str) -> XElem:
 
 def read_instance(path: str) -> Instance:
     """The `Instance` of the XCSP3 file `path`."""
-    return parse_instance(read_text_of(path), "<stdin>" if path == "-" else path)
+    return parse_instance(read_text_of(path), display_name(path))
 
 
 def parse_instance(text: str, file: str = "<string>") -> Instance:

@@ -10,16 +10,8 @@ from __future__ import annotations
 import sys
 from typing import Callable, Sequence, TextIO
 
-from csp2sat.diagnostics import CspError, Exit, decode_utf8
+from csp2sat.diagnostics import STDIN, STDIN_NAME, CspError, Exit, decode_utf8, display_name  # noqa: F401 (re-exported)
 from csp2sat.syntax import Model
-
-STDIN = "-"  # the file argument that means standard input
-STDIN_NAME = "<stdin>"  # how messages and map files name standard input
-
-
-def display_name(path: str) -> str:
-    """The name of the file argument `path` in messages: ``<stdin>`` for ``-``."""
-    return STDIN_NAME if path == STDIN else path
 
 
 def check_paths(args: object, reads: Sequence[str], writes: Sequence[str]) -> None:
