@@ -20,8 +20,10 @@ of a list file (e.g. puzz.link URLs, one per line) makes one task per entry, num
 
 from __future__ import annotations
 
+import gc
 import os
 import time
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
@@ -406,11 +408,32 @@ class Pool:
             from csp2sat.sandbox import close_all
 
             close_all()
-        try:
-            self.client.close()
-        finally:
-            if self.cluster is not None:
-                self.cluster.close()
+        with dask_loop_guard():
+            try:
+                self.client.close()
+            finally:
+                if self.cluster is not None:
+                    self.cluster.close()
+
+
+@contextmanager
+def dask_loop_guard() -> Iterator[None]:
+    """Start or stop Dask clients and clusters inside this: no garbage collection can run in between.
+
+    Dask starts and stops a client's event loop under one lock shared by all clients. A client
+    that is garbage (one whose construction failed, say) closes itself when collected and takes
+    that lock: if the collector happens to run inside another client's start, in the same
+    thread, the process hangs for ever (a CI run did, in `LocalCluster`). So the garbage is
+    collected first, outside the lock, and the collector is off while Dask starts or stops.
+    """
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 class PoolError(Exception):
@@ -431,22 +454,35 @@ def open_pool(jobs: int | None = None, scheduler: str | None = None, connect_tim
     logging.getLogger("distributed").setLevel(logging.ERROR)
     if scheduler is None:
         threads = jobs or available_cores()
-        cluster = LocalCluster(n_workers=1, threads_per_worker=threads, processes=False,
-                               dashboard_address="127.0.0.1:0",
-                               worker_dashboard_address="127.0.0.1:0", memory_limit=0)
-        return Pool(Client(cluster), cluster, threads, local=True)
+        with dask_loop_guard():
+            cluster = LocalCluster(n_workers=1, threads_per_worker=threads, processes=False,
+                                   dashboard_address="127.0.0.1:0",
+                                   worker_dashboard_address="127.0.0.1:0", memory_limit=0)
+            try:
+                return Pool(Client(cluster), cluster, threads, local=True)
+            except BaseException:
+                cluster.close()
+                raise
     _probe(scheduler)
-    try:
-        client = Client(scheduler, timeout=connect_timeout)
-    except (OSError, TimeoutError) as err:
-        raise PoolError(f"cannot reach the Dask scheduler at {scheduler}: {err}") from None
-    except (ValueError, TypeError) as err:  # Dask's own parsing of the address (scheme, port, IPv6 brackets)
-        raise _bad_address(scheduler, err) from None
+    failure: PoolError | None = None
+    with dask_loop_guard():
+        try:
+            client = Client(scheduler, timeout=connect_timeout)
+        except (OSError, TimeoutError) as err:
+            failure = PoolError(f"cannot reach the Dask scheduler at {scheduler}: {err}")
+        except (ValueError, TypeError) as err:  # Dask's own parsing of the address (scheme, port, IPv6 brackets)
+            failure = _bad_address(scheduler, err)
+    if failure is not None:
+        # The half-built client, held by the error's traceback until now, is garbage: it is closed
+        # here (dask_loop_guard's first collection), not inside some later client's start.
+        with dask_loop_guard():
+            raise failure
     pool = Pool(client, None, 1, local=False)
     try:
         _check_workers(client, scheduler, connect_timeout)
     except BaseException:
-        client.close()
+        with dask_loop_guard():
+            client.close()
         raise
     pool.threads = max(1, sum(client.nthreads().values()))
     return pool

@@ -337,6 +337,8 @@ def _stop(client: Any, state: Any, queue: Any, futures: list[Any]) -> None:
     """
     from distributed import wait
 
+    from csp2sat.batch import dask_loop_guard
+
     try:
         state.set((True, 1 << 62, 0))
         if futures:
@@ -350,7 +352,8 @@ def _stop(client: Any, state: Any, queue: Any, futures: list[Any]) -> None:
     except Exception:  # the cluster may be gone already; nothing is left to stop then
         pass
     finally:
-        client.close()
+        with dask_loop_guard():
+            client.close()
 
 
 if __name__ == "__main__":

@@ -229,11 +229,13 @@ def connect(scheduler: Any) -> Any:
         from distributed import Client
     except ImportError:
         raise CspError("--scheduler needs Dask: pip install 'csp2sat[dask]'", file="csp2sat", exit=Exit.USAGE) from None
+    from csp2sat.batch import PoolError, dask_loop_guard, open_pool
+
     if not isinstance(scheduler, str):
-        return Client(scheduler)
+        with dask_loop_guard():
+            return Client(scheduler)
     import logging
 
-    from csp2sat.batch import PoolError, open_pool
 
     logging.getLogger("distributed").setLevel(logging.ERROR)
     try:
@@ -278,7 +280,10 @@ class _Pool:
 
     def close(self) -> None:
         if self.client is not None:
-            self.client.close()
+            from csp2sat.batch import dask_loop_guard
+
+            with dask_loop_guard():
+                self.client.close()
         else:
             for executor in self.executors:
                 executor.shutdown(wait=True, cancel_futures=True)

@@ -209,6 +209,52 @@ def test_a_malformed_scheduler_address_is_a_usage_error(address: str, capsys: py
         assert status == 2 and "not a Dask scheduler address" in err, (argv, err)
 
 
+_GARBAGE_CLIENT_THEN_POOL = """
+import gc, sys
+from distributed import Client
+from csp2sat.batch import PoolError, open_pool
+
+try:
+    Client("garbage", timeout=5)  # fails half-built, its loop running: garbage that closes itself when collected
+except ValueError:
+    pass
+if sys.argv[1] == "through-open-pool":
+    try:
+        open_pool(scheduler="garbage")
+    except PoolError:
+        pass
+    print(sum(type(o).__name__ == "Client" for o in gc.get_objects()))  # none of open_pool's own left
+from distributed.utils import LoopRunner
+
+started = LoopRunner._start_unlocked
+
+
+def start_with_a_collection(self):  # the automatic collector may run anywhere, e.g. here, under Dask's lock
+    if gc.isenabled():
+        gc.collect()
+    started(self)
+
+
+LoopRunner._start_unlocked = start_with_a_collection
+open_pool(jobs=1).close()
+print("closed")
+"""
+
+
+@pytest.mark.parametrize("how", ["after-a-raw-client", "through-open-pool"])
+def test_garbage_clients_do_not_hang_the_next_pool(how: str) -> None:
+    """A failed Dask client collected inside the next pool's start used to deadlock (a CI run hung)."""
+    pytest.importorskip("distributed")
+    try:
+        done = subprocess.run([sys.executable, "-c", _GARBAGE_CLIENT_THEN_POOL, how], capture_output=True, text=True,
+                              timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the pool hung while a garbage client closed itself")
+    assert done.returncode == 0 and done.stdout.split()[-1] == "closed", done.stderr[-2000:]
+    if how == "through-open-pool":
+        assert done.stdout.split()[0] == "0", done.stdout  # open_pool collected its own failure and the raw client
+
+
 def test_resume_skips_lines_that_are_not_utf8(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     out = tmp_path / "r.jsonl"
     out.write_bytes(b"garbage\n\x00\xff\n")
