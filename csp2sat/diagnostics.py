@@ -46,6 +46,10 @@ class Diagnostic:
         return f"{where}: {self.severity}: {self.message}"
 
 
+class CspWarning(UserWarning):
+    """A parser warning (a token read as Sugar reads it), issued when the library solves text or a file."""
+
+
 class CspError(Exception):
     """A user-caused problem with a position; `exit` says which kind of problem it is."""
 

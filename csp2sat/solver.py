@@ -1534,9 +1534,15 @@ def compile_for_search(model: Model, options: Mapping[str, str] | None = None):
 def _as_model(model_or_text) -> Model:
     if isinstance(model_or_text, Model):
         return model_or_text
-    from csp2sat import parse
+    import warnings
 
-    return parse(model_or_text)
+    from csp2sat import parse
+    from csp2sat.diagnostics import CspWarning
+
+    model = parse(model_or_text)
+    for warning in model.warnings:  # the caller never sees this model: its warnings are said here, as the CLI says them
+        warnings.warn(str(warning), CspWarning, stacklevel=4)  # at the caller of csp2sat.solve
+    return model
 
 
 def solve(

@@ -118,3 +118,21 @@ def test_library_arguments_are_checked_with_clear_errors(tmp_path) -> None:
     odd.write_text("(int x 0 3) (> x 2)\n")
     assert csp2sat.solve(str(odd)).values == {"x": 3} == csp2sat.solve(pathlib.Path(odd)).values
     assert csp2sat.solve("(int x 0 3) (> x 2)", timeout=5).values == {"x": 3}
+
+
+def test_library_solving_text_issues_the_parsers_warnings() -> None:
+    """The CLI prints the parser's warnings; csp2sat.solve(text) used to drop them (a model silently re-read)."""
+    import warnings
+
+    import csp2sat
+    from csp2sat.diagnostics import CspWarning
+
+    text = "(int y 0 3) (= y 2.7) (int x 0 3) (objective minimize x) (objective maximize x)"
+    with pytest.warns(CspWarning) as caught:
+        assert csp2sat.solve(text).objective == 3
+    said = [str(w.message) for w in caught]
+    assert any("'2.7' is not an integer" in m for m in said) and any("second objective" in m for m in said), said
+    assert all(w.filename == __file__ for w in caught)  # pointed at the caller's line
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        csp2sat.solve(csp2sat.parse(text))  # a Model: its warnings are the caller's to read (model.warnings)
