@@ -52,6 +52,9 @@ MAX_SUM_TERMS = 3
 MEMBER_MAX_VALUES = 64
 # Predicate calls nested deeper than this are taken as a runaway recursion.
 MAX_INLINE_DEPTH = 200
+# A call whose expansion (its body with every call in it expanded in turn) has more nodes than this
+# is refused before it is expanded: bodies that call the previous predicate twice double at each level.
+MAX_INLINE_NODES = 5_000_000
 
 
 class Linear:
@@ -225,6 +228,7 @@ class Normaliser:
         # Clauses of top-level predicate calls, per (predicate, argument shape); False: not reusable.
         self._call_templates: dict[tuple, "CallTemplate | bool"] = {}
         self._closed: dict[str, bool] = {}
+        self._expanded_nodes: dict[str, int] = {}
         # Inside an inlined predicate: parameter -> (argument node, the binding the argument is read in).
         self._binding: Binding | None = None
         self._depth = 0
@@ -947,8 +951,14 @@ class Normaliser:
 
     def _inline(self, node: Node, pos: bool) -> NNF:
         pred = self.model.predicates[node.value]
+        if self._depth == 0 and self._expansion_size(node.value) > MAX_INLINE_NODES:
+            raise self.error(f"this call of '{node.value}' expands to about {self._expansion_size(node.value):.2g} "
+                             f"nodes of predicate bodies (csp2sat expands at most {MAX_INLINE_NODES:,} per call)",
+                             node, Exit.LIMIT)
         if self._depth >= MAX_INLINE_DEPTH:
-            raise self.error(f"predicate '{node.value}' calls itself too deeply", node, Exit.LIMIT)
+            raise self.error(f"predicate calls nested too deeply: this call of '{node.value}' is at depth "
+                             f"{self._depth + 1}, and csp2sat expands predicate calls at most {MAX_INLINE_DEPTH} deep",
+                             node, Exit.LIMIT)
         self._depth += 1
         try:
             # The body is read in place (no copy per call): its parameters are looked up in the binding.
@@ -1111,16 +1121,33 @@ class Normaliser:
             picks.append(tuple(idx))
         return slots, picks
 
-    def _is_closed(self, name: str) -> bool:
+    def _expansion_size(self, name: str, depth: int = 0) -> int:
+        """The number of nodes a call of predicate `name` expands to (its calls expanded in turn)."""
+        size = self._expanded_nodes.get(name)
+        if size is None:
+            if depth >= MAX_INLINE_DEPTH:
+                return 1  # inlining reports this chain by its depth
+            self._expanded_nodes[name] = 1  # a recursive call: bounded by MAX_INLINE_DEPTH when inlined
+            size = 0
+            for n in self.model.predicates[name].body.walk():
+                size += 1 if n.op != "pcall" else 1 + self._expansion_size(n.value, depth + 1)
+            self._expanded_nodes[name] = size
+        return size
+
+    def _is_closed(self, name: str, depth: int = 0) -> bool:
         """True when predicate `name` (and every predicate it calls) uses no variable except its parameters.
 
         A cumulative makes a body not closed either: its time points come from the
         declared bounds of the arguments, which a call's shape (current domains) omits.
+        A chain of calls deeper than inlining goes is not closed: inlining it reports the call.
         """
         closed = self._closed.get(name)
         if closed is None:
+            if depth >= MAX_INLINE_DEPTH:
+                return False
             self._closed[name] = False  # a recursive call is not closed until proven so
-            closed = all(n.op not in ("ivar", "bvar", "cumulative") and (n.op != "pcall" or self._is_closed(n.value))
+            closed = all(n.op not in ("ivar", "bvar", "cumulative")
+                         and (n.op != "pcall" or self._is_closed(n.value, depth + 1))
                          for n in self.model.predicates[name].body.walk())
             self._closed[name] = closed
         return closed

@@ -221,3 +221,31 @@ def test_deep_nesting_does_not_crash() -> None:
         assert err.exit == Exit.LIMIT
     else:
         assert model.constraints
+
+
+@pytest.mark.parametrize("chain", [300, 3000])
+def test_a_long_chain_of_predicate_calls_is_a_positioned_limit(chain: int) -> None:
+    """Each predicate calls the previous one: expanding 3000 of them overflowed Python's stack (no position)."""
+    import csp2sat
+
+    text = "(int x 0 5)\n(predicate (p0 a) (> a 2))\n"
+    text += "".join(f"(predicate (p{k} a) (p{k - 1} a))\n" for k in range(1, chain)) + f"(p{chain - 1} x)\n"
+    with pytest.raises(CspError) as info:
+        csp2sat.solve(text)
+    assert info.value.exit == Exit.LIMIT and info.value.line > 2 and info.value.col > 0
+    assert "at most 200 deep" in info.value.message
+    shallow = "(int x 0 5)\n(predicate (p0 a) (> a 2))\n" + "".join(
+        f"(predicate (p{k} a) (p{k - 1} a))\n" for k in range(1, 150)) + "(p149 x)\n"
+    assert csp2sat.solve(shallow).values["x"] >= 3
+
+
+def test_a_call_that_expands_exponentially_is_refused_before_it_is_expanded() -> None:
+    """Each predicate calls the previous one twice: 2^39 copies grew until the time limit, past --memory-limit."""
+    import csp2sat
+
+    text = "(int x 0 5)\n(predicate (p0 a) (> a 2))\n"
+    text += "".join(f"(predicate (p{k} a) (and (p{k - 1} a) (p{k - 1} a)))\n" for k in range(1, 40)) + "(p39 x)\n"
+    with pytest.raises(CspError) as info:
+        csp2sat.solve(text)
+    assert info.value.exit == Exit.LIMIT and (info.value.line, info.value.col) == (42, 1)
+    assert "'p39' expands to about 4.4e+12 nodes" in info.value.message
