@@ -177,6 +177,8 @@ def estimate(normal, is_log: Sequence[bool], alldifferent: str, pairwise_limit: 
     sizes = [1 if lg else d.size for d, lg in zip(doms, is_log)]
     bits = [max(d.size - 1, 1).bit_length() if lg else 0 for d, lg in zip(doms, is_log)]
     clauses = sum(max(s - 2, 0) for s in sizes)
+    # A log variable's holes are cut by aligned blocks of values: about two clauses per hole, one per bit above ub.
+    clauses += sum(2 * (len(d.intervals) - 1) + b for d, b in zip(doms, bits) if b)
     cnf_vars = normal.num_bools + sum(max(s - 1, 0) for s in sizes) + sum(bits)
     per_origin: dict[int, int] = {}
     for lits, origin in zip(normal.clauses, normal.origins):

@@ -4,7 +4,7 @@ The order encoding needs one CNF variable per domain value, and a linear
 literal over two such variables one clause per value: hopeless for
 ``(int x 0 1000000)``. Here a variable with domain lb..ub is
 ``x = lb + Σ 2ʲ·bⱼ`` over ⌈log₂(ub-lb+1)⌉ bits, and values outside the domain
-(above ub, or in holes) are excluded by comparators.
+(above ub, or in holes) are excluded by clauses on aligned blocks of values.
 
 A linear literal ``Σ aᵢ·xᵢ ≤ c`` that involves a log variable becomes a
 pseudo-Boolean sum ``Σ wₖ·ℓₖ ≤ K`` with positive weights (log variables give
@@ -155,6 +155,42 @@ def _add_clause(out: ClauseBuffer, lits: list[Lit]) -> None:
     out.add([x for x in lits if x is not False])
 
 
+def _exclude_outside(bits: list[int], intervals: Sequence[tuple[int, int]], lb: int, out: ClauseBuffer) -> None:
+    """Clauses that leave the bits (value ``lb + Σ 2ʲ·bⱼ``) only the values of `intervals`.
+
+    What the bits can express beyond the domain (above ub, and every hole) is cut into
+    aligned blocks ``[a, a + 2ˢ - 1]``, each excluded by one clause on the bits above s:
+    at most two blocks per bit and per hole, and no auxiliary variable. When every value
+    shares its lowest bits (a domain of even numbers, or of multiples of 8 plus 3), those
+    bits are fixed by unit clauses and the holes between the values disappear.
+    """
+    import math
+
+    offsets = [(lo - lb, hi - lb) for lo, hi in intervals]
+    shift = 0
+    if all(lo == hi for lo, hi in offsets) and len(offsets) > 1:
+        stride = math.gcd(*[lo - offsets[0][0] for lo, _ in offsets])
+        shift = min((stride & -stride).bit_length() - 1, len(bits) - 1)
+    if shift:
+        first = offsets[0][0]
+        for j in range(shift):
+            out.add([bits[j] if (first >> j) & 1 else -bits[j]])
+        high = bits[shift:]
+        offsets = [(lo >> shift, lo >> shift) for lo, _ in offsets]
+    else:
+        high = bits
+    excluded = [(hi + 1, lo - 1) for (_, hi), (lo, _) in zip(offsets, offsets[1:]) if hi + 1 <= lo - 1]
+    excluded.append((offsets[-1][1] + 1, (1 << len(high)) - 1))
+    width = len(high)
+    for a, b in excluded:
+        while a <= b:
+            size = (a & -a).bit_length() - 1 if a else width  # the largest block aligned at a ...
+            while a + (1 << size) - 1 > b:  # ... that ends within b
+                size -= 1
+            out.add([-high[j] if (a >> j) & 1 else high[j] for j in range(size, width)])
+            a += 1 << size
+
+
 class LogEncoding:
     """Bits of the log-encoded variables (others keep the order encoding)."""
 
@@ -170,13 +206,7 @@ class LogEncoding:
             first = pool.block(n)
             self.lb[var] = lb
             self.bits[var] = list(range(first, first + n))
-            # Exclude what the bits can express beyond the domain: above ub, and every hole.
-            _add_clause(out, [self.gates.at_most(self.bits[var], ub - lb)])
-            intervals = list(dom.intervals)
-            for (_, hi), (lo, _) in zip(intervals, intervals[1:]):
-                below = self.gates.at_most(self.bits[var], hi - lb)
-                above = self.gates.at_most(self.bits[var], lo - 1 - lb)
-                _add_clause(out, [below, _neg(above)])
+            _exclude_outside(self.bits[var], dom.intervals, lb, out)
 
     def value(self, var: int, true: Callable[[int], bool]) -> int:
         """The value of a log variable in a SAT model (`true(v)` reads CNF variable v)."""
