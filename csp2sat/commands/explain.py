@@ -43,7 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-domains", action="store_true", help="keep declared domains fixed; explain with constraints only"
     )
-    add_solver_argument(parser)
+    add_solver_argument(parser, auto=True)
     add_timeout_argument(parser, help="stop after this many seconds (parsing included), like Ctrl-C or SIGTERM: s UNKNOWN")
 
 
@@ -75,6 +75,9 @@ def _run(args: argparse.Namespace) -> int:
     elif not result.parts:
         out.write(f"c {display_name(args.file)}: unsatisfiable independently of its constraints\n")
     else:
+        if result.domains_kept:
+            out.write(f"c {display_name(args.file)}: declared domains kept fixed (widened, the problem would not fit "
+                      f"in the memory limit): only constraints are listed, as with --no-domains\n")
         n = len(result.parts)
         if n == 1:
             out.write(f"c {display_name(args.file)}: unsatisfiable; this one cannot hold on its own:\n")
