@@ -473,10 +473,10 @@ def open_pool(jobs: int | None = None, scheduler: str | None = None, connect_tim
         except (ValueError, TypeError) as err:  # Dask's own parsing of the address (scheme, port, IPv6 brackets)
             failure = _bad_address(scheduler, err)
     if failure is not None:
-        # The half-built client, held by the error's traceback until now, is garbage: it is closed
-        # here (dask_loop_guard's first collection), not inside some later client's start.
-        with dask_loop_guard():
-            raise failure
+        # The half-built client, held by the error's traceback until now, is garbage: it closes
+        # itself here, not inside some later client's start (see dask_loop_guard).
+        gc.collect()
+        raise failure
     pool = Pool(client, None, 1, local=False)
     try:
         _check_workers(client, scheduler, connect_timeout)
