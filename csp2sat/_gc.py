@@ -22,5 +22,11 @@ def gc_paused() -> Iterator[None]:
     try:
         yield
     finally:
+        # What the block allocated is all in the youngest generation, far past its threshold: the first
+        # allocation after `enable` would scan it whole (seconds after a 64 MB file, and, when a stop is
+        # propagating, past the watchdog's repeated SIGINT). Moved to the oldest generation, it is scanned
+        # only by the rare full collections. (`freeze` + `unfreeze` only relink the generation lists.)
+        gc.freeze()
+        gc.unfreeze()
         if was_enabled:
             gc.enable()

@@ -820,6 +820,9 @@ while True:
         os.kill(parent, signal.SIGKILL)
         break
 """
+# A KeyboardInterrupt already raised for a stop is raised again by a later SIGINT only this much later
+# (for code that swallowed the first one); the helper's repeats within it are ignored.
+REPEAT_RAISE_AFTER_S = 10.0
 # The byte `interrupt_handled` writes to the helper's stdin (no signal has this number).
 ACK = 0xAC
 # The bytes a budgeted search (`_budgeted`, command line) writes around each slice.
@@ -909,6 +912,7 @@ class Watchdog:
         self._watcher = None  # the thread reading the helper's word (`_watch`)
         self._searching = None  # the solver searching in `solve_limited`, which the watcher interrupts
         self._stopping = False
+        self._raised_at: float | None = None  # when `_on_sigint` last raised KeyboardInterrupt
         self.nested = _active is not None
         if self.nested:
             return
@@ -1020,6 +1024,13 @@ class Watchdog:
             self.signal = signal.SIGINT
         if not self._armed:  # still setting up: `check()`, inside the caller's try, raises it
             return
+        now = time.monotonic()
+        if self._raised_at is not None and now - self._raised_at < REPEAT_RAISE_AFTER_S:
+            # The helper repeats its SIGINT each second until the stop is acknowledged, but leaving the
+            # stages of a big run can take longer than that (a 64 MB file's parse): a second raise then
+            # landed in the command's own handler of the first (exit 130, "c interrupted").
+            return
+        self._raised_at = now
         raise KeyboardInterrupt
 
     def check(self) -> None:
