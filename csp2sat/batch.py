@@ -181,8 +181,10 @@ def load(task: Task) -> Task:
     """The task with its file's text, read here so that workers need no access to the files."""
     if task.text is not None:
         return task
-    with open(task.file, encoding="utf-8") as handle:
-        return Task(task.kind, task.file, task.item, task.genre, handle.read())
+    from csp2sat.diagnostics import decode_utf8
+
+    with open(task.file, "rb") as handle:  # bytes that are not UTF-8: a CspError at their line and column
+        return Task(task.kind, task.file, task.item, task.genre, decode_utf8(handle.read(), task.file))
 
 
 # -- running one task (inside the sandbox's child process) --------------------------------
@@ -551,6 +553,8 @@ def run_batch(tasks: list[Task], settings: Settings, pool: Pool) -> Iterator[dic
     """
     import queue
 
+    from csp2sat.diagnostics import CspError
+
     pending = iter(tasks)
     window = max(4, 2 * pool.threads)
     # Completed futures arrive through a queue read with a time-out, so that Ctrl-C is seen
@@ -565,10 +569,10 @@ def run_batch(tasks: list[Task], settings: Settings, pool: Pool) -> Iterator[dic
                 return
             try:
                 loaded = load(task)
-            except (OSError, UnicodeDecodeError) as err:
-                reason = getattr(err, "strerror", None) or str(err)
-                yield record(task, settings, {"ok": True, "value": {
-                    "status": ERROR, "exit": 7, "error": f"{task.file}: error: cannot read the file: {reason}"}})
+            except (OSError, CspError) as err:
+                message = str(err) if isinstance(err, CspError) else \
+                    f"{task.file}: error: cannot read the file: {err.strerror or err}"
+                yield record(task, settings, {"ok": True, "value": {"status": ERROR, "exit": 7, "error": message}})
                 continue
             future = pool.client.submit(execute, loaded, settings, pure=False)
             submitted[future] = task

@@ -532,3 +532,23 @@ def test_count_mode_records_the_classes_of_a_symmetric_box(tmp_path):
     assert _main_status("batch", str(box), "--mode", "count", "-o", str(out), "-q") == 0
     (record,) = map(json.loads, out.read_text().splitlines())
     assert (record["count"], record["classes"]) == (8, 2)
+
+
+def test_a_puzzle_file_that_is_not_utf8_is_reported_at_its_byte(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """batch said Python's codec message; every other command says FILE:LINE:COL and the byte."""
+    board = tmp_path / "akari" / "g.txt"
+    board.parent.mkdir()
+    board.write_bytes(b"\xc4A..\n....\n")
+    out = tmp_path / "r.jsonl"
+    status, _, _ = run_cli(capsys, "batch", str(tmp_path / "akari"), "-j", "1", "-q", "-o", str(out))
+    records, _ = batch.read_results(str(out))
+    (rec,) = records
+    assert status != 0 and rec["exit"] == 7
+    assert rec["error"] == f"{board}:1:1: error: not UTF-8 text: byte 1 of the file is 0xc4"
+
+
+def test_batch_names_the_module_it_misses(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    """Dask installed without rich was reported as 'Dask ... is not installed'."""
+    monkeypatch.setitem(sys.modules, "rich", None)  # import rich -> ImportError(name='rich')
+    status, _, err = run_cli(capsys, "batch", str(CONFORMANCE / "features" / "cmp_eq.csp"), "-q")
+    assert status == 5 and "rich is not installed" in err and "pip install 'csp2sat[dask]'" in err

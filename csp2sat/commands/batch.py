@@ -96,9 +96,11 @@ def _check_options(args: argparse.Namespace) -> None:
     try:
         import distributed  # noqa: F401
         import rich  # noqa: F401
-    except ImportError:
-        raise CspError("csp2sat batch runs on Dask, which is not installed: pip install 'csp2sat[dask]'",
-                       file="csp2sat batch", exit=Exit.UNSUPPORTED) from None
+    except ImportError as err:  # say which one: Dask may be there without rich (the progress bar)
+        missing = {"distributed": "Dask (distributed)", "rich": "rich"}.get((err.name or "").split(".")[0],
+                                                                           err.name or "a module it needs")
+        raise CspError(f"csp2sat batch runs on Dask and draws its progress with rich; {missing} is not installed: "
+                       "pip install 'csp2sat[dask]'", file="csp2sat batch", exit=Exit.UNSUPPORTED) from None
 
 
 def run(args: argparse.Namespace) -> int:
