@@ -168,6 +168,10 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
                 raise
             interrupt_handled()
             run.interrupted = True
+            if count and run.solution is not None and not run.count:
+                # The workers of a parallel count may be stopped before they hand over any answer:
+                # the solution found first is one of those it counts.
+                run.count = 1
     return run
 
 

@@ -368,3 +368,15 @@ def test_auto_is_the_genre_s_solver_for_one_answer_only(capsys):
     # -v names the solver that searched
     status, _, err = run_cli(capsys, "puzzle", "pentomino", str(DATA / "pentomino" / "box_3x20.txt"), "-v")
     assert status == 0 and f"(load the CNF, SAT search: {pentominoes.solver})" in err
+
+
+def test_a_parallel_count_stopped_early_counts_the_solution_it_drew() -> None:
+    """-j 2 --timeout 2 drew a packing, then said 'at least 0 solutions' (no worker had handed one over)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "csp2sat", "puzzle", "pentomino", str(DATA / "pentomino" / "box_6x10.txt"),
+                           "--count", "-j", "2", "--timeout", "2"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip(), done.stderr
+    last = done.stderr.splitlines()[-1]
+    assert "stopped by the time limit" in last and "at least" in last and "(at least 0 " not in last, last
