@@ -46,6 +46,10 @@ class UrlError(PuzzleError):
     """A puzz.link URL that cannot be read, naming the part that is wrong."""
 
 
+class NoUrlForm(UrlError):
+    """A valid board that a puzz.link URL cannot express (its genre has no URL, or a rule line)."""
+
+
 @dataclass(frozen=True)
 class PuzzleUrl:
     """The parts of a pzprjs URL: puzzle type, optional flags, size and the clue body."""
@@ -712,7 +716,7 @@ def url_format(genre: str) -> UrlFormat:
     try:
         return FORMATS[genre]
     except KeyError:
-        raise UrlError(
+        raise NoUrlForm(
             f"{genre} boards have no puzz.link URL form; URLs are read for {', '.join(FORMATS)}"
         ) from None
 
@@ -764,7 +768,7 @@ def _refuse_numberlink_rule_lines(text: str) -> None:
     for number, raw in enumerate(text.splitlines(), 1):
         words = raw.split()
         if words and words[0] in ("every-cell", "no-2x2", "no-detour"):
-            raise PuzzleError(f"a numlin URL cannot hold the rule line {words[0]!r}", number, raw.index(words[0]) + 1)
+            raise NoUrlForm(f"a numlin URL cannot hold the rule line {words[0]!r}", number, raw.index(words[0]) + 1)
 
 
 def text_to_clues(text: str, genre: str) -> tuple[int, int, list[Clue]]:

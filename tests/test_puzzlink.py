@@ -229,11 +229,15 @@ def test_url_command(capsys: pytest.CaptureFixture) -> None:
     assert (status, out) == (0, "https://puzz.link/p?hashikake/5/5/4g2i3h23k3g1g3g4g3\n")
 
 
-def test_url_errors_are_positioned_messages_not_tracebacks(capsys: pytest.CaptureFixture) -> None:
+def test_url_errors_are_positioned_messages_not_tracebacks(capsys: pytest.CaptureFixture, tmp_path: Path) -> None:
     status, _, err = run_cli(capsys, "puzzle", "masyu", "https://puzz.link/p?slither/4/4/dgdh2c7b")
     assert status == 3 and "is a slitherlink board, not masyu" in err and "Traceback" not in err
     status, _, err = run_cli(capsys, "url", "pentomino", str(DATA / "pentomino" / "box_3x20.txt"))
     assert status == 2 and "no puzz.link URL form" in err
+    board = tmp_path / "rule.txt"
+    board.write_text("every-cell\n1 - 2\n- - -\n1 - 2\n")
+    status, _, err = run_cli(capsys, "url", "numberlink", str(board))  # valid (gen takes it), not a syntax error
+    assert status == 2 and f"{board}:1:1:" in err and "cannot hold the rule line 'every-cell'" in err
     status, _, err = run_cli(capsys, "draw", "slitherlink", "https://puzz.link/p?slither/4/x/g", "-")
     assert status == 3 and "'x'" in err
 

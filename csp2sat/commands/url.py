@@ -8,7 +8,7 @@ from csp2sat.commands._common import write_output
 from csp2sat.commands._puzzles import add_genre_arguments, lookup, puzzle_error, puzzle_text
 from csp2sat.diagnostics import CspError, Exit
 from csp2sat.generators.base import PuzzleError
-from csp2sat.generators.puzzlink import FORMATS, looks_like_url, to_url
+from csp2sat.generators.puzzlink import FORMATS, NoUrlForm, looks_like_url, to_url
 
 NAME = "url"
 READS = ("puzzle",)  # file arguments read and written (cli: none may collide)
@@ -45,8 +45,12 @@ def run(args: argparse.Namespace) -> int:
         genre.read(text)  # the board must be a valid puzzle of the genre, not just a grid
         url = to_url(text, genre.name)
     except PuzzleError as err:
+        # A board the URL cannot express is a usage error, not a malformed board (gen and puzzle take it).
+        exit = Exit.USAGE if isinstance(err, NoUrlForm) else Exit.SYNTAX
         if err.line:
-            raise puzzle_error(err, where, decoded=text if from_url else None) from None
-        raise CspError(str(err), file=where, exit=Exit.USAGE if "no puzz.link URL" in str(err) else Exit.SYNTAX) from None
+            error = puzzle_error(err, where, decoded=text if from_url else None)
+            error.exit = exit
+            raise error from None
+        raise CspError(str(err), file=where, exit=exit) from None
     write_output(args.output, lambda out: out.write(url + "\n"))
     return 0
