@@ -572,3 +572,23 @@ def test_objects_built_with_the_collector_paused_leave_in_the_oldest_generation(
     with gc_paused():
         marker = [[i] for i in range(50_000)]
     assert any(o is marker for o in gc.get_objects(generation=2))
+
+
+def test_cyclic_garbage_from_before_a_pause_is_not_kept_for_a_full_collection() -> None:
+    """Moving every object to the oldest generation after a pause also moved the young garbage of earlier
+    work there, to wait for a rare full collection: a test worker grew past 1 GB (CI's memory tests failed)."""
+    code = """
+import gc
+from csp2sat.parser import parse_text
+def rss(): return int(open("/proc/self/statm").read().split()[1]) * 4096 / 2**20
+start = rss()
+for i in range(100):
+    held = {"buffer": bytearray(2_000_000)}
+    held["self"] = held  # cyclic garbage of 2 MB, as a traceback holding a frame would be
+    del held
+    parse_text("(int x 0 3) (> x 1)")
+print(round(rss() - start))
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) < 100, f"{done.stdout.strip()} MB kept"  # 200 MB kept before
