@@ -36,7 +36,7 @@ def test_a_cnf_too_large_for_the_limit_stops_with_exit_6(tmp_path: Path, capsys)
     limit = f"{memory._rss_mb() + 60:.0f}"
     status, out, err = run_cli(capsys, "solve", "--memory-limit", limit, str(path))
     assert status == 6 and out == ""
-    assert "the CNF would have about" in err and "clauses" in err and f"memory limit is {limit} MB" in err
+    assert "the CNF would have about" in err and "clauses" in err and f"memory limit is {int(limit):,} MB" in err
     assert "line 1:" in err and "-O large=log" in err and "--memory-limit" in err
 
 
@@ -48,7 +48,7 @@ def test_every_compiling_command_takes_the_limit(tmp_path: Path, capsys, command
     limit = f"{memory._rss_mb() + 60:.0f}"
     status, _, err = run_cli(capsys, command, "--memory-limit", limit, *extra, str(path))
     assert status == 6, err
-    assert f"memory limit is {limit} MB" in err
+    assert f"memory limit is {int(limit):,} MB" in err
 
 
 def test_puzzle_takes_the_limit(capsys) -> None:
