@@ -428,14 +428,11 @@ def dask_loop_guard() -> Iterator[None]:
     thread, the process hangs for ever (a CI run did, in `LocalCluster`). So the garbage is
     collected first, outside the lock, and the collector is off while Dask starts or stops.
     """
+    from csp2sat._gc import gc_paused
+
     gc.collect()
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with gc_paused():
         yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 class PoolError(Exception):

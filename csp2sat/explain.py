@@ -230,7 +230,8 @@ def explain(model: Model, solver: str = AUTO_SOLVER, widen: bool = True) -> Expl
         domains_kept = True
     selectors = list(compiled.selectors)
     part_of = dict(zip(selectors, parts))
-    with new_solver(without_auto(solver)) as sat:  # "auto": the default solver, as before  # Kissat ignores assumptions: new_solver emulates them
+    # the core is minimised with the default solver under "auto"; Kissat ignores assumptions: new_solver emulates them
+    with new_solver(without_auto(solver)) as sat:
         compiled.load(sat)
         if sat.solve(assumptions=selectors):
             return Explanation(True, [])

@@ -236,7 +236,6 @@ def connect(scheduler: Any) -> Any:
             return Client(scheduler)
     import logging
 
-
     logging.getLogger("distributed").setLevel(logging.ERROR)
     try:
         return open_pool(scheduler=scheduler).client

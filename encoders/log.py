@@ -148,13 +148,6 @@ def _neg(x: Lit) -> Lit:
     return (not x) if isinstance(x, bool) else -x
 
 
-def _add_clause(out: ClauseBuffer, lits: list[Lit]) -> None:
-    """A clause of literals and constants (True: nothing to add; False literals dropped)."""
-    if any(x is True for x in lits):
-        return
-    out.add([x for x in lits if x is not False])
-
-
 def _exclude_outside(bits: list[int], intervals: Sequence[tuple[int, int]], lb: int, out: ClauseBuffer) -> None:
     """Clauses that leave the bits (value ``lb + Σ 2ʲ·bⱼ``) only the values of `intervals`.
 
