@@ -458,6 +458,7 @@ import os, signal, sys, threading
 import csp2sat
 from csp2sat.compiler import compile_model
 from csp2sat.enumerate import open_space
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a terminal: a runner started in the background ignores it
 model = csp2sat.parse("".join(f"(int x{i} 0 9)" for i in range(7)) + "(alldifferent x0 x1 x2 x3 x4 x5 x6)")
 with open_space(compile_model(model), model, solver=sys.argv[1]) as space:  # 604,800 answers: a long count
     threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
