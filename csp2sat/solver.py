@@ -42,6 +42,7 @@ anything again (CaDiCaL aborts the process on any other call).
 
 from __future__ import annotations
 
+import math
 import os
 import signal
 import subprocess
@@ -475,11 +476,60 @@ def _search_aside(sat, assumptions, watchdog) -> bool | None:
 # `conf_budget`): CaDiCaL. `_budgeted` stops them between slices of the search.
 _BUDGETED = ("cadical103", "cadical153", "cadical195", "cadical300")
 SLICE_S = 1.0  # longest slice of a budgeted search: how late it hears a Ctrl-C or SIGTERM
+SLICE_SHARE = 0.3  # of the time left to the deadline, the most a slice is sized to take (`slice_seconds`)
+MIN_SLICE_S = 0.05  # a slice shorter than this is not started: the search waits for the deadline
 FIRST_SLICE_CONFLICTS = 2000
 # The first slice's rate is unknown: it is sized as if a conflict cost this many seconds per clause of the
 # formula (measured with CaDiCaL 1.9.5: 0.5-1.6 ns; nqueens-500, 2.7 M clauses, 2.6 ms a conflict), so a big
 # formula's first slice ends near the deadline (nqueens-500 with `--timeout 6`: 8.2 s before, 2000 conflicts).
 CONFLICT_S_PER_CLAUSE = 2e-9
+
+
+def slice_seconds(left: float, last_spent: float, command: bool) -> float:
+    """How long the next slice of a budgeted search (`_budgeted`) should last, `left` seconds before the deadline.
+
+    A share of the time left (`SLICE_SHARE`), so that a slice whose conflicts turn out several times
+    slower than expected still ends before the deadline: the rate is not steady (fillmat 100x100:
+    6,400 conflicts a second in a first slice of 0.2 s, 1,200 in a later one; sized on the rate of
+    the slice before, the last slice overran the deadline by 2 s and was stopped by PySAT's jump,
+    which once hung the process in the allocator). On the command line the slices grow at most
+    twofold, so the rate is re-measured as they lengthen; in a library call each lasts at most
+    `SLICE_S` (how late a Ctrl-C is heard there). The slices shrink towards the deadline; none starts
+    less than `MIN_SLICE_S` before it.
+    """
+    cap = max(SLICE_S, 2.0 * last_spent) if command else SLICE_S
+    return min(SLICE_SHARE * left, cap)
+
+
+class ConflictRate:
+    """The conflicts a second a budgeted search's next slice is sized with (`_budgeted`).
+
+    The lowest rate seen, over every slice so far or in one slice that lasted long enough to say
+    anything: CaDiCaL's conflicts are several times slower in its stable phases than in its focused
+    ones (fillmat 100x100: 4,500 a second, then 1,150), and a slice of a few milliseconds once
+    showed 75,000 a second where the slices round it made 1,200.
+    """
+
+    LONG_ENOUGH_S = 0.2
+
+    def __init__(self) -> None:
+        self.rate: float | None = None
+        self.last_spent = 0.0  # seconds of the last slice
+        self._conflicts, self._spent = 0, 0.0  # over every slice
+        self._slowest: float | None = None  # of the slices long enough
+
+    def record(self, conflicts: int | None, spent: float) -> None:
+        """Take in a slice that made `conflicts` (None: the solver cannot say) in `spent` seconds."""
+        self.last_spent = spent
+        if conflicts is None:
+            self.rate = None
+            return
+        self._conflicts += conflicts
+        self._spent += spent
+        if spent >= self.LONG_ENOUGH_S:
+            self._slowest = min(self._slowest or math.inf, conflicts / spent)
+        overall = self._conflicts / self._spent if self._spent >= 0.05 else None
+        self.rate = min((r for r in (overall, self._slowest) if r is not None), default=None)
 
 
 def first_slice_conflicts(seconds: float, clauses: int) -> int:
@@ -500,20 +550,22 @@ def _budgeted(sat):
     PySAT stops a CaDiCaL search only by jumping out of it on SIGINT, which can land inside
     malloc and leave the process waiting for ever on the allocator's lock (seen in 1 of 25
     time-outs under load; see `Watchdog`). With a deadline the search is a series of
-    `solve_limited` calls, each budgeted from the previous one's conflict rate:
+    `solve_limited` calls, each budgeted from the conflict rates measured so far:
 
     - a library call (never killed) tells PySAT it is not in the main thread (as `_unjumpable`
       does), so a SIGINT only sets Python's flag and the stop is taken between slices; slices
       last at most `SLICE_S`, how late a Ctrl-C is heard. In a worker thread, where no signal
       arrives, this is what makes the time limit hold at all.
     - the command line keeps PySAT's jump for Ctrl-C and SIGTERM (its helper ends a process
-      stuck after one), but not for the deadline: slices are sized to end there, and the helper
-      holds its SIGINT while a slice runs (`SLICE_START`/`SLICE_END` on its stdin) for up to
-      `SLICE_GRACE` seconds. Long limits take a few slices (each aims at 70% of the time left),
-      so the search is restarted only a few times.
+      stuck after one), but not for the deadline: slices are sized to end before it, the search
+      checks it between slices, and the helper holds the deadline's SIGINT while a budgeted search
+      runs (`SLICE_START`/`SLICE_END` on its stdin) for up to `SLICE_GRACE` seconds past it.
+      Slices grow at most twofold and shrink near the deadline (`slice_seconds`): a one-minute
+      limit takes some 10-30 slices.
 
     Every restart perturbs CaDiCaL's search (one restart took golombRuler-10 at its optimum from
-    0.5 s to 16 s, other files went the other way), so a run without a deadline keeps one call.
+    0.5 s to 16 s, other files went the other way; golombRuler-11-decision needed 41 k to 337 k
+    conflicts over six slicing schedules, 336 k in one call), so a run without a deadline keeps one call.
     ``solve(assumptions, conflicts=N)`` gives up after about N conflicts (over all slices) and
     returns None.
     """
@@ -544,22 +596,36 @@ def _budgeted(sat):
             probe.check = in_main_thread
             raise StoppedBetweenSlices("stopped between slices") from stop
 
-    rate = None  # conflicts a second in this solver's last slice: later searches need no short first slice
+    pace = ConflictRate()  # of this solver's slices: later searches need no short first slice
 
     def conflicts_until(deadline: float, command: bool) -> int:
-        """The next slice's budget: the conflicts expected in 70% of the time left (all of it near the end)."""
+        """The next slice's budget: the conflicts expected in `slice_seconds` at the measured rate."""
         left = max(deadline - time.monotonic(), 0.01)
-        seconds = (left if left < 2.0 else 0.7 * left) if command else min(left, SLICE_S)
-        if rate is None:
+        seconds = slice_seconds(left, pace.last_spent, command)
+        if pace.rate is None:
             return first_slice_conflicts(seconds, sat.nof_clauses())
-        return max(100, int(rate * seconds))
+        return max(100, int(pace.rate * seconds))
 
     def sliced(watchdog, assumptions, command: bool, conflicts: int | None):
-        nonlocal rate
+        if not command:
+            return slices(watchdog, assumptions, False, conflicts)
+        # The helper holds the deadline's SIGINT from here to the end, not only while a slice runs: the
+        # search checks the deadline itself before each slice, where a SIGINT sent as a slice began
+        # would jump out of it (a run stopped right at its deadline once crashed on exit, likely so).
+        watchdog._tell(SLICE_START)
+        try:
+            return slices(watchdog, assumptions, True, conflicts)
+        finally:
+            watchdog._tell(SLICE_END)
+
+    def slices(watchdog, assumptions, command: bool, conflicts: int | None):
         budget = conflicts_until(watchdog.deadline, command)
         left = conflicts  # of the caller's budget (None: no budget)
         while True:
-            if watchdog._stopping or watchdog.expired():
+            if watchdog._stopping:
+                raise StoppedBetweenSlices("the run was stopped")
+            if watchdog.deadline - time.monotonic() < MIN_SLICE_S:  # no slice worth its restart fits
+                time.sleep(max(0.0, watchdog.deadline - time.monotonic()))  # so that the run has expired
                 raise StoppedBetweenSlices("the time limit was reached")
             if left is not None:
                 if left <= 0:
@@ -567,24 +633,21 @@ def _budgeted(sat):
                 budget = min(budget, left)
             sat.conf_budget(budget)
             before, start = _conflicts(sat), time.monotonic()
-            if command:
-                watchdog._tell(SLICE_START)
-            else:
+            if not command:
                 probe.check = elsewhere
             try:
                 found = sat.solve_limited(assumptions)
             finally:
-                if command:
-                    watchdog._tell(SLICE_END)
-                else:
+                if not command:
                     probe.check = in_main_thread
             if found is not None:
                 return found
             spent, after = time.monotonic() - start, _conflicts(sat)
-            rate = (after - before) / max(spent, 1e-3) if before is not None and after is not None else None
+            made = after - before if before is not None and after is not None else None
+            pace.record(made, spent)
             if left is not None:
-                left -= after - before if before is not None and after is not None else budget
-            budget = conflicts_until(watchdog.deadline, command) if rate else 2 * budget
+                left -= budget if made is None else made
+            budget = conflicts_until(watchdog.deadline, command) if pace.rate else 2 * budget
 
     sat.solve = solve
     return sat
@@ -787,7 +850,7 @@ while True:
         break
     if ACK in data:
         acked = True
-    for byte in data:  # the parent's budgeted slices of a search begin and end (the last word counts)
+    for byte in data:  # the parent's budgeted search begins and ends (the last word counts)
         if byte == SLICE_START:
             in_slice = True
         elif byte == SLICE_END:
@@ -803,7 +866,7 @@ while True:
         why = b"T" if ready else b"D"
         os.write(1, why)
         ready, data = False, b""  # send the first SIGINT now, as on a repeat
-    # At the deadline a budgeted slice ends by itself (sized to end there): no jump out of it, unless late.
+    # At the deadline a budgeted search stops by itself between slices (sized to end before it): no jump, unless late.
     waiting_for_slice = why == b"D" and in_slice and time.monotonic() < deadline + SLICE_GRACE
     if parent and not acked and not waiting_for_slice and (not ready or signal.SIGTERM in data):
         try:
@@ -827,7 +890,7 @@ REPEAT_RAISE_AFTER_S = 10.0
 ACK = 0xAC
 # The bytes a budgeted search (`_budgeted`, command line) writes around each slice.
 SLICE_START, SLICE_END = 0xA1, 0xA2
-# Seconds past the deadline the helper waits for a budgeted slice to end before it sends SIGINT.
+# Seconds past the deadline the helper waits for a budgeted search to stop by itself before it sends SIGINT.
 SLICE_GRACE = 2.0
 # Seconds without CPU, waiting on a lock during a stop, after which the helper ends a stuck parent.
 STUCK_AFTER = 10.0

@@ -592,3 +592,29 @@ print(round(rss() - start))
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert int(done.stdout) < 100, f"{done.stdout.strip()} MB kept"  # 200 MB kept before
+
+
+def test_budgeted_slices_are_sized_on_the_slowest_rate_seen() -> None:
+    """fillmat 100x100 `--timeout 20` ended 2.7 s late (and once hung in the jump that stopped its last slice):
+    each slice was sized on the rate of the slice before, 6,400 conflicts a second after a 0.2 s first slice,
+    where CaDiCaL's stable phases make 1,200. Slices are sized on the slowest rate seen, grow at most twofold
+    and take a share of the time left, so one several times slower than planned still ends in time."""
+    from csp2sat.solver import SLICE_S, SLICE_SHARE, ConflictRate, slice_seconds
+
+    pace = ConflictRate()
+    pace.record(1482, 0.23)
+    assert pace.rate == pytest.approx(1482 / 0.23)
+    pace.record(4317, 3.75)  # a stable phase
+    assert pace.rate == pytest.approx(4317 / 3.75)
+    pace.record(745, 0.01)  # too short to say anything: not 74,500 a second
+    assert pace.rate == pytest.approx(4317 / 3.75)
+    pace.record(6000, 1.0)  # a focused phase again: the slow rate is kept
+    assert pace.rate == pytest.approx(4317 / 3.75)
+    pace.record(None, 0.5)  # a solver that cannot count its conflicts
+    assert pace.rate is None
+
+    assert slice_seconds(100.0, 0.23, command=True) == SLICE_S  # grows from the last slice, at most twofold
+    assert slice_seconds(100.0, 8.0, command=True) == 16.0
+    assert slice_seconds(5.0, 8.0, command=True) == SLICE_SHARE * 5.0  # a share of the time left
+    assert slice_seconds(100.0, 8.0, command=False) == SLICE_S  # a library call hears Ctrl-C within SLICE_S
+    assert slice_seconds(1.0, 0.0, command=False) == SLICE_SHARE * 1.0
