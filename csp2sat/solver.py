@@ -42,6 +42,7 @@ anything again (CaDiCaL aborts the process on any other call).
 
 from __future__ import annotations
 
+import atexit
 import math
 import os
 import signal
@@ -49,6 +50,7 @@ import subprocess
 import sys
 import threading
 import time
+import weakref
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Mapping, Protocol, Union
 
@@ -299,6 +301,22 @@ class FreshSolver:
 
 # The native solvers of searches stopped by SIGINT: never freed (see `guarded`).
 _ABANDONED: list = []
+# Every solver `new_solver` made that is still alive: abandoned when the interpreter exits (`_leave_solvers`).
+_LIVE: "weakref.WeakSet" = weakref.WeakSet()
+
+
+@atexit.register
+def _leave_solvers() -> None:
+    """Let the process exit without freeing the solvers still alive: the operating system frees their memory.
+
+    A solver the program no longer refers to but that sits in a reference cycle (our wrappers refer
+    to their solver) is freed by the interpreter's last garbage collection, after everything else:
+    CaDiCaL 3.0 then aborted the process in its destructor ("solver neither in valid nor solving
+    state", exit 134 after `s UNKNOWN` of a time-out, in about one run in three) and CaDiCaL 1.9.5
+    once crashed there (exit -11). Exit handlers run before that collection.
+    """
+    for sat in list(_LIVE):
+        _abandon(sat)
 
 
 def guarded(sat):
@@ -429,8 +447,10 @@ def _interruptible(sat, late: bool = False):
 # Solvers that hear `interrupt()` (and a conflict budget) only between restarts: Glucose 3 and 4 check
 # both where a restart is due, and their restarts are blocked while the trail is long (n-queens 350:
 # 33 k conflicts and 35 s without a restart, so a Ctrl-C or a time limit was heard 35 s late; 120 queens
-# with glucose4, minutes). Their searches run in a thread of their own (`_search_aside`).
-_LATE_INTERRUPT = ("glucose3", "glucose4", "glucose42", "gluecard3", "gluecard4")
+# with glucose4, minutes). MapleCM and MergeSat 3 also hear it seconds late on big formulas (an 11-mark Golomb
+# ruler, 3.9 M clauses, `--timeout 6`: 7.7 and 3.6 s late). Their searches run in a thread of their own
+# (`_search_aside`).
+_LATE_INTERRUPT = ("glucose3", "glucose4", "glucose42", "gluecard3", "gluecard4", "maplecm", "mergesat3")
 # Seconds a stopped search of such a solver gets to hear `interrupt()` before it is abandoned.
 LATE_GRACE_S = 1.0
 
@@ -732,13 +752,38 @@ def new_solver(name: str = "cadical195", bootstrap_with=None, mode: str = "defau
     elif main in _BUDGETED:
         sat = _budgeted(sat)
     sat = guarded(sat)
+    _LIVE.add(sat)
     if not caps.core:
         sat.get_core = lambda: None  # callers then fall back to all assumptions
     if not caps.phases:
         sat.set_phases = lambda literals=(), hard=False: None  # a hint only
     if main == "cryptosat":
         _declare_assumed_variables(sat)
+        _undecided_is_a_stop(sat)
     return sat
+
+
+def _undecided_is_a_stop(sat) -> None:
+    """Make `sat` (CryptoMiniSat) raise `Interrupted` where a SIGINT ended its search.
+
+    pycryptosat handles SIGINT itself: it prints "c" on stdout and "*** INTERRUPTED ***" on stderr (with
+    no newline), and the search returns None, which callers took for "no solution" (a time-out on
+    golombRuler-11 printed `s OPTIMUM FOUND` at 85, the optimum being 72). Python never hears the signal.
+    It is given no budget (`takes_budget`), so None means exactly that.
+    """
+    search = sat.solve
+
+    def solve(assumptions=(), *args, **kwargs):
+        found = search(assumptions, *args, **kwargs)
+        if found is None:
+            try:
+                print(file=sys.stderr, flush=True)  # ends pycryptosat's line
+            except OSError:
+                pass
+            raise Interrupted("search interrupted")
+        return found
+
+    sat.solve = solve
 
 
 def _declare_assumed_variables(sat) -> None:

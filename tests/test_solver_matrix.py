@@ -13,8 +13,10 @@ abilities may abort the whole process.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -211,3 +213,38 @@ def test_the_table_says_which_searches_interrupt_stops(solver: str) -> None:
 def test_what_the_table_denies_is_really_missing(solver: str, ability: str) -> None:
     done = _probe(solver, "raw", [ability])  # a wrong answer, an exception or an abort (Kissat: exit 134)
     assert done.returncode != 0 or "WRONG" in done.stdout
+
+
+def _golomb(marks: int, longest: int) -> str:
+    """A Golomb ruler of `marks` marks no longer than `longest`, shortest wanted: easy to satisfy, long to prove."""
+    lines = [f"(int length {marks * (marks - 1) // 2} {longest})", "(objective minimize length)", "(int m_0 0 0)"]
+    lines += [f"(int m_{i} 0 {longest})" for i in range(1, marks)]
+    lines += [f"(< m_{i} m_{i + 1})" for i in range(marks - 1)] + [f"(<= m_{marks - 1} length)"]
+    differences = []
+    for j in range(marks - 1):
+        for i in range(j + 1, marks):
+            differences.append(f"d_{i}_{j}")
+            lines += [f"(int d_{i}_{j} 0 {longest})", f"(= d_{i}_{j} (- m_{i} m_{j}))"]
+    return "\n".join(lines + ["(alldifferent " + " ".join(differences) + ")"]) + "\n"
+
+
+@pytest.mark.parametrize("solver", usable_solvers())
+def test_every_offered_solver_stops_on_time_without_a_false_verdict(tmp_path: Path, solver: str) -> None:
+    """A time limit during an objective search, for every solver name offered. CryptoMiniSat handles SIGINT
+    itself and its search returned None, read as "no better solution": `s OPTIMUM FOUND` at 85 on a 11-mark
+    Golomb ruler (the optimum is 72); MapleCM and MergeSat heard the stop seconds late. The 10-mark ruler's
+    optimum (55) takes far longer than the limit to prove."""
+    path = tmp_path / "golomb10.csp"
+    path.write_text(_golomb(10, 80))
+    limit = 1.5
+    start = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "csp2sat", "solve", "--solver", solver, "--timeout", str(limit), str(path)],
+                          capture_output=True, text=True, timeout=120)
+    seconds = time.monotonic() - start
+    assert done.returncode == 0, done.stderr
+    objectives = re.findall(r"^o (\d+)$", done.stdout, re.M)
+    if done.stdout.endswith("s OPTIMUM FOUND\n"):
+        assert objectives[-1] == "55", done.stdout
+    else:
+        assert "c stopped before the optimum was proven" in done.stdout or done.stdout.startswith("s UNKNOWN"), done.stdout
+    assert seconds < limit + 3.5, f"stopped {seconds - limit:.1f} s late"
