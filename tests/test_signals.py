@@ -658,3 +658,23 @@ def test_solvers_alive_at_exit_are_not_freed(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["True"]
     assert "freed at exit" not in done.stderr
+
+
+def test_cadical30_skips_its_first_preprocessing_under_a_time_limit(monkeypatch) -> None:
+    """CaDiCaL 3.0 begins its first search with congruence closure and a fast elimination that no conflict
+    budget bounds: an 11-mark Golomb ruler with `--timeout 6` ended 2.2 s late (its first slice never
+    returned before the helper's grace ran out). Under a time limit both are off; without one, as configured."""
+    from pysat import solvers
+
+    from csp2sat.solver import Watchdog, new_solver, usable_solvers
+
+    if "cadical300" not in usable_solvers():
+        pytest.skip("CaDiCaL 3.0 is not in this PySAT")
+    seen = []
+    native = solvers.Cadical300.configure
+    monkeypatch.setattr(solvers.Cadical300, "configure", lambda self, options: seen.append(options) or native(self, options))
+    new_solver("cadical300").delete()
+    with Watchdog(30.0):
+        new_solver("cadical300").delete()
+    assert seen[-1] == {"fastelim": 0, "congruence": 0}
+    assert all("fastelim" not in options for options in seen[:-1])
