@@ -275,7 +275,9 @@ class FreshSolver:
         with guarded(Solver(name=self.name, bootstrap_with=self.clauses)) as sat:
             for lit in assumptions:
                 sat.add_clause([lit])
-            found = bool(sat.solve())
+            found = sat.solve()
+            if found is None:  # no budget was given: only a stop leaves a search undecided
+                raise Interrupted("search interrupted")
             self.model = sat.get_model() if found else None
         self.core = None if found else list(assumptions)
         return found
