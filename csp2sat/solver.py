@@ -567,27 +567,27 @@ def takes_budget(name: str) -> bool:
 
 
 def _budgeted(sat):
-    """`sat`'s `solve` (CaDiCaL), run in slices of a conflict budget when the run has a time limit.
+    """`sat`'s `solve` (CaDiCaL), run in slices of a conflict budget, so that no stop needs PySAT's jump.
 
     PySAT stops a CaDiCaL search only by jumping out of it on SIGINT, which can land inside
     malloc and leave the process waiting for ever on the allocator's lock (seen in 1 of 25
-    time-outs under load; see `Watchdog`). With a deadline the search is a series of
-    `solve_limited` calls, each budgeted from the conflict rates measured so far:
+    time-outs under load, and in 1 of 18 Ctrl-C's of an objective search without a time limit:
+    the main thread in `free`, the helper unaware of the stop, so the process hung until a second
+    Ctrl-C; see `Watchdog`). So every search is a series of `solve_limited` calls, each budgeted
+    from the conflict rates measured so far, during which PySAT is told it is not in the main thread
+    (as `_unjumpable` does): a SIGINT only sets Python's flag and the stop is taken between slices.
 
-    - a library call (never killed) tells PySAT it is not in the main thread (as `_unjumpable`
-      does), so a SIGINT only sets Python's flag and the stop is taken between slices; slices
-      last at most `SLICE_S`, how late a Ctrl-C is heard. In a worker thread, where no signal
-      arrives, this is what makes the time limit hold at all.
-    - the command line keeps PySAT's jump for Ctrl-C and SIGTERM (its helper ends a process
-      stuck after one), but not for the deadline: slices are sized to end before it, the search
-      checks it between slices, and the helper holds the deadline's SIGINT while a budgeted search
-      runs (`SLICE_START`/`SLICE_END` on its stdin) for up to `SLICE_GRACE` seconds past it.
-      Slices grow at most twofold and shrink near the deadline (`slice_seconds`): a one-minute
-      limit takes some 10-30 slices.
+    - Without a time limit, or in a library call, a slice lasts at most `SLICE_S`, how late a Ctrl-C
+      is heard (CaDiCaL's inprocessing steps can add a few seconds on millions of clauses). In a
+      worker thread, where no signal arrives, slices are what makes a time limit hold at all.
+    - The command line's time limit sizes the slices to end before the deadline: they grow at most
+      twofold and shrink near it (`slice_seconds`; a one-minute limit takes some 10-30 slices), the
+      search checks the deadline between slices, and the helper holds the deadline's SIGINT while a
+      budgeted search runs (`SLICE_START`/`SLICE_END` on its stdin).
 
     Every restart perturbs CaDiCaL's search (one restart took golombRuler-10 at its optimum from
     0.5 s to 16 s, other files went the other way; golombRuler-11-decision needed 41 k to 337 k
-    conflicts over six slicing schedules, 336 k in one call), so a run without a deadline keeps one call.
+    conflicts over six slicing schedules, 336 k in one call): noise, not a cost.
     ``solve(assumptions, conflicts=N)`` gives up after about N conflicts (over all slices) and
     returns None.
     """
@@ -603,51 +603,47 @@ def _budgeted(sat):
         return False
 
     def solve(assumptions=(), *args, conflicts: int | None = None, **kwargs):
-        watchdog = getattr(_searches, "watchdog", None)
-        if watchdog is None or watchdog.deadline is None or args or kwargs:
-            if conflicts is not None:  # CaDiCaL's budget holds for one search
-                sat.conf_budget(conflicts)
-                return sat.solve_limited(assumptions)
+        if args or kwargs:
             return whole(assumptions, *args, **kwargs)
-        command = watchdog._last_word and watchdog._pipe is not None
-        if command:
-            return sliced(watchdog, assumptions, True, conflicts)
+        watchdog = getattr(_searches, "watchdog", None)
+        deadline = watchdog.deadline if watchdog is not None else None
+        # The command line's time limit sizes its slices to the deadline (`slice_seconds`); everywhere else
+        # a slice lasts at most `SLICE_S`, how late a Ctrl-C is heard.
+        command = deadline is not None and watchdog._last_word and watchdog._pipe is not None
         try:
-            return sliced(watchdog, assumptions, False, conflicts)
+            return sliced(watchdog, deadline, assumptions, command, conflicts)
         except KeyboardInterrupt as stop:  # Python's handler, run as a slice returned: no jump, the solver is whole
-            probe.check = in_main_thread
             raise StoppedBetweenSlices("stopped between slices") from stop
 
     pace = ConflictRate()  # of this solver's slices: later searches need no short first slice
 
-    def conflicts_until(deadline: float, command: bool) -> int:
+    def conflicts_until(deadline: float | None, command: bool) -> int:
         """The next slice's budget: the conflicts expected in `slice_seconds` at the measured rate."""
-        left = max(deadline - time.monotonic(), 0.01)
+        left = math.inf if deadline is None else max(deadline - time.monotonic(), 0.01)
         seconds = slice_seconds(left, pace.last_spent, command)
         if pace.rate is None:
             return first_slice_conflicts(seconds, sat.nof_clauses())
         return max(100, int(pace.rate * seconds))
 
-    def sliced(watchdog, assumptions, command: bool, conflicts: int | None):
+    def sliced(watchdog, deadline: float | None, assumptions, command: bool, conflicts: int | None):
         if not command:
-            return slices(watchdog, assumptions, False, conflicts)
+            return slices(watchdog, deadline, assumptions, False, conflicts)
         # The helper holds the deadline's SIGINT from here to the end, not only while a slice runs: the
-        # search checks the deadline itself before each slice, where a SIGINT sent as a slice began
-        # would jump out of it (a run stopped right at its deadline once crashed on exit, likely so).
+        # search checks the deadline itself before each slice.
         watchdog._tell(SLICE_START)
         try:
-            return slices(watchdog, assumptions, True, conflicts)
+            return slices(watchdog, deadline, assumptions, True, conflicts)
         finally:
             watchdog._tell(SLICE_END)
 
-    def slices(watchdog, assumptions, command: bool, conflicts: int | None):
-        budget = conflicts_until(watchdog.deadline, command)
+    def slices(watchdog, deadline: float | None, assumptions, command: bool, conflicts: int | None):
+        budget = conflicts_until(deadline, command)
         left = conflicts  # of the caller's budget (None: no budget)
         while True:
-            if watchdog._stopping:
+            if watchdog is not None and watchdog._stopping:
                 raise StoppedBetweenSlices("the run was stopped")
-            if watchdog.deadline - time.monotonic() < MIN_SLICE_S:  # no slice worth its restart fits
-                time.sleep(max(0.0, watchdog.deadline - time.monotonic()))  # so that the run has expired
+            if deadline is not None and deadline - time.monotonic() < MIN_SLICE_S:  # no slice worth its restart fits
+                time.sleep(max(0.0, deadline - time.monotonic()))  # so that the run has expired
                 raise StoppedBetweenSlices("the time limit was reached")
             if left is not None:
                 if left <= 0:
@@ -655,13 +651,11 @@ def _budgeted(sat):
                 budget = min(budget, left)
             sat.conf_budget(budget)
             before, start = _conflicts(sat), time.monotonic()
-            if not command:
-                probe.check = elsewhere
+            probe.check = elsewhere  # no jump: a SIGINT is Python's, heard when the slice returns
             try:
                 found = sat.solve_limited(assumptions)
             finally:
-                if not command:
-                    probe.check = in_main_thread
+                probe.check = in_main_thread
             if found is not None:
                 return found
             spent, after = time.monotonic() - start, _conflicts(sat)
@@ -669,7 +663,7 @@ def _budgeted(sat):
             pace.record(made, spent)
             if left is not None:
                 left -= budget if made is None else made
-            budget = conflicts_until(watchdog.deadline, command) if pace.rate else 2 * budget
+            budget = conflicts_until(deadline, command) if pace.rate else 2 * budget
 
     sat.solve = solve
     return sat

@@ -678,3 +678,24 @@ def test_cadical30_skips_its_first_preprocessing_under_a_time_limit(monkeypatch)
         new_solver("cadical300").delete()
     assert seen[-1] == {"fastelim": 0, "congruence": 0}
     assert all("fastelim" not in options for options in seen[:-1])
+
+
+def test_cadical_never_searches_where_a_sigint_would_jump(monkeypatch) -> None:
+    """Ctrl-C of an objective search without a time limit hung about one run in 18: PySAT's jump out of
+    CaDiCaL landed inside malloc, the main thread then waited for ever in `free`, and the helper, which
+    never saw that Ctrl-C (PySAT's own handler took it), did not end the process. Every CaDiCaL search now
+    runs in budgeted slices during which PySAT installs no handler, with or without a time limit."""
+    from pysat import solvers
+
+    from csp2sat.solver import new_solver
+
+    jumpable = []
+    native = solvers.Cadical195.solve_limited
+    monkeypatch.setattr(solvers.Cadical195, "solve_limited",
+                        lambda self, *a, **k: jumpable.append(solvers.MainThread.check()) or native(self, *a, **k))
+    monkeypatch.setattr(solvers.Cadical195, "solve", lambda self, *a, **k: jumpable.append("one call"))
+    sat = new_solver("cadical195", bootstrap_with=[[1, 2], [-1, 2], [1, -2]])
+    assert sat.solve() is True and sat.solve(assumptions=[-2]) is False
+    assert sat.solve(assumptions=[1], conflicts=10) is True
+    assert jumpable and not any(jumpable), jumpable
+    sat.delete()
