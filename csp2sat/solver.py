@@ -916,7 +916,8 @@ while True:
         why = b"T" if ready else b"D"
         os.write(1, why)
         ready, data = False, b""  # send the first SIGINT now, as on a repeat
-    # At the deadline a budgeted search stops by itself between slices (sized to end before it): no jump, unless late.
+    # At the deadline a budgeted search stops by itself between slices (sized to end before it); a late one hears
+    # the SIGINT sent after the grace only when its slice returns (PySAT installs no handler during a slice).
     waiting_for_slice = why == b"D" and in_slice and time.monotonic() < deadline + SLICE_GRACE
     if parent and not acked and not waiting_for_slice and (not ready or signal.SIGTERM in data):
         try:
