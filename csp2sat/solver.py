@@ -514,10 +514,11 @@ def slice_seconds(left: float, last_spent: float, command: bool) -> float:
     slower than expected still ends before the deadline: the rate is not steady (fillmat 100x100:
     6,400 conflicts a second in a first slice of 0.2 s, 1,200 in a later one; sized on the rate of
     the slice before, the last slice overran the deadline by 2 s and was stopped by PySAT's jump,
-    which once hung the process in the allocator). On the command line the slices grow at most
-    twofold, so the rate is re-measured as they lengthen; in a library call each lasts at most
-    `SLICE_S` (how late a Ctrl-C is heard there). The slices shrink towards the deadline; none starts
-    less than `MIN_SLICE_S` before it.
+    which once hung the process in the allocator). Under the command line's time limit (`command`)
+    the slices grow at most twofold, so the rate is re-measured as they lengthen; otherwise (no time
+    limit, or a library call) each lasts at most `SLICE_S`, how late a Ctrl-C is heard (`left` is
+    infinite without a limit). The slices shrink towards the deadline; none starts less than
+    `MIN_SLICE_S` before it.
     """
     cap = max(SLICE_S, 2.0 * last_spent) if command else SLICE_S
     return min(SLICE_SHARE * left, cap)
