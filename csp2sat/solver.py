@@ -614,6 +614,8 @@ def _budgeted(sat):
         try:
             return sliced(watchdog, deadline, assumptions, command, conflicts)
         except KeyboardInterrupt as stop:  # Python's handler, run as a slice returned: no jump, the solver is whole
+            if deadline is None:
+                raise  # a Ctrl-C stays one where no time limit is in charge (a notebook's count catches it)
             raise StoppedBetweenSlices("stopped between slices") from stop
 
     pace = ConflictRate()  # of this solver's slices: later searches need no short first slice
