@@ -115,7 +115,7 @@ def _note_cut_or_rest(notes: list[str] | None, code: str, body: str, i: int, c: 
     """Note in `notes` a body whose `code` part (from `start`) stops at cell `c` of `cells`, or that goes on after
     the last cell at `i`. pzprjs reads both (the missing cells empty, the rest ignored) and so do we, but pzprjs
     writes every cell and nothing more, so either is likely a URL cut short or two run together. A part with no
-    characters at all is an empty board and is not noted."""
+    characters at all is not noted here (a whole body with none is noted once by `url_to_text`)."""
     _note_cut(notes, code, i, c, cells, start)
     _note_rest(notes, body, i)
 
@@ -744,6 +744,11 @@ def url_to_text(url: str, genre: str | None = None, notes: list[str] | None = No
     assert fmt is not None
     if genre is not None and fmt.genre != genre:
         raise UrlError(f"URL puzzle type {parts.pid!r} is a {fmt.genre} board, not {genre}")
+    if not parts.body and notes is not None:
+        # pzprjs writes at least one character for every board (an empty one as runs of empty cells), so
+        # a URL that stops after its size was most likely cut short when it was copied
+        notes.append(f"URL has no body after its size {parts.cols}/{parts.rows}: every cell is read as empty; "
+                     "is the URL cut short?")
     if fmt.to_board is not None:
         return fmt.to_board(parts, notes)
     assert fmt.decode is not None

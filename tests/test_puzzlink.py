@@ -152,10 +152,12 @@ def test_malformed_urls_name_the_wrong_part(url: str, part: str) -> None:
     assert part in str(err.value)
 
 
-def test_an_empty_body_is_an_empty_board() -> None:
+def test_an_empty_body_is_an_empty_board_with_a_note() -> None:
+    # read as pzprjs reads it, but pzprjs never writes it (an empty 3x2 board is 'nurikabe/3/2/l')
     notes: list[str] = []
     assert puzzlink.url_to_text("https://puzz.link/p?nurikabe/3/2/", notes=notes) == "- - -\n- - -\n"
-    assert notes == []
+    assert len(notes) == 1 and "no body" in notes[0]
+    assert puzzlink.to_url("- - -\n- - -\n", "nurikabe").endswith("/3/2/l")
 
 
 @pytest.mark.parametrize("url, board, note", [
@@ -203,6 +205,15 @@ def test_the_cli_warns_of_a_body_cut_short(capsys: pytest.CaptureFixture) -> Non
     status, out, err = run_cli(capsys, "gen", "slitherlink", "https://puzz.link/p?slither/4/4/dgdh")
     assert status == 0 and ("(int" in out or "(bool" in out)
     assert "<url>: warning: URL body ends after 9 of its 16 cells" in err and "cut short" in err
+
+
+def test_the_cli_warns_of_a_url_with_no_body(capsys: pytest.CaptureFixture) -> None:
+    # pzprjs writes an empty board as runs of empty cells ('slither/3/3/o'), never as nothing
+    assert puzzlink.to_url("- - -\n- - -\n- - -\n", "slitherlink").endswith("/3/3/o")
+    for url in ("https://puzz.link/p?slither/3/3/", "https://puzz.link/p?slither/3/3"):
+        status, out, err = run_cli(capsys, "gen", "slitherlink", url)
+        assert status == 0 and "(int" in out or "(bool" in out
+        assert "<url>: warning: URL has no body after its size 3/3" in err and "cut short" in err, err
 
 
 def test_puzzle_command_solves_a_url(capsys: pytest.CaptureFixture) -> None:
