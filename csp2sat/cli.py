@@ -236,5 +236,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     return Exit.LIMIT
 
 
-if __name__ == "__main__":
+def entry() -> None:
+    """The `csp2sat` command and ``python -m csp2sat``: `main` in a process that ends with it."""
+    from csp2sat.solver import leave_solvers_at_exit
+
+    leave_solvers_at_exit()  # the process ends after this one run (`csp2sat batch` says otherwise)
     sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry()

@@ -71,7 +71,7 @@ from pysat.solvers import Solver
 
 from csp2sat.solver import (
     AUTO_SOLVER, CAPABILITIES, DEFAULT_SOLVER, abandon, check_solver, is_interrupt, new_solver, printed_values,
-    verify_answer,
+    release, verify_answer,
 )
 
 Value = int | bool
@@ -549,7 +549,7 @@ class SolutionSpace:
             if self._interrupted:
                 abandon(self.solver)
             else:
-                self.solver.delete()
+                release(self.solver)
 
     @contextmanager
     def _query(self) -> Iterator[None]:

@@ -34,7 +34,7 @@ from pysat.solvers import Solver
 
 from csp2sat.compiler import compile_model
 from csp2sat.diagnostics import CspError, Exit
-from csp2sat.solver import AUTO_SOLVER, choose_solver, new_solver, without_auto
+from csp2sat.solver import AUTO_SOLVER, choose_solver, new_solver, released, without_auto
 from csp2sat.syntax import Constraint, Domain, IntVar, Model, Node
 
 
@@ -213,7 +213,7 @@ def explain(model: Model, solver: str = AUTO_SOLVER, widen: bool = True) -> Expl
     square: 4.6 M clauses as written, about 430 M widened).
     """
     plain = compile_model(replace(model, objective=None), single_answer=True)
-    with new_solver(choose_solver(model, plain) if solver == AUTO_SOLVER else solver) as sat:
+    with released(new_solver(choose_solver(model, plain) if solver == AUTO_SOLVER else solver)) as sat:
         plain.load(sat)
         if sat.solve():
             return Explanation(True, [])
@@ -231,7 +231,7 @@ def explain(model: Model, solver: str = AUTO_SOLVER, widen: bool = True) -> Expl
     selectors = list(compiled.selectors)
     part_of = dict(zip(selectors, parts))
     # the core is minimised with the default solver under "auto"; Kissat ignores assumptions: new_solver emulates them
-    with new_solver(without_auto(solver)) as sat:
+    with released(new_solver(without_auto(solver))) as sat:
         compiled.load(sat)
         if sat.solve(assumptions=selectors):
             return Explanation(True, [])

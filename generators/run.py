@@ -36,7 +36,7 @@ from typing import Any, Callable, Iterator, Mapping
 from csp2sat.generators.base import Genre, PuzzleError
 
 from csp2sat.solver import (
-    AUTO_SOLVER, DEFAULT_SOLVER, interrupt_handled, is_interrupt, new_solver, usable_solvers, verify_answer,
+    AUTO_SOLVER, DEFAULT_SOLVER, interrupt_handled, is_interrupt, new_solver, released, usable_solvers, verify_answer,
 )
 
 
@@ -116,7 +116,7 @@ def solve_puzzle(genre: Genre, puzzle: Any, unique: bool = False, solver: str = 
     run.stats = {"cnf_vars": compiled.num_vars, "cnf_clauses": compiled.num_clauses}
     first = solver_for(genre, solver, facts or count)
     run.stats["solver"] = first
-    with new_solver(first) as sat:
+    with released(new_solver(first)) as sat:
         compiled.load(sat)
         found = sat.solve()
         t3 = time.perf_counter()

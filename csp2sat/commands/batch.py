@@ -106,7 +106,9 @@ def _check_options(args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace) -> int:
     """Collect the tasks, run them on Dask, write the records and the summary."""
     from csp2sat import batch
+    from csp2sat.solver import leave_solvers_at_exit
 
+    leave_solvers_at_exit(False)  # many runs in this process (and in workers forked from it): each frees its solver
     _check_options(args)
     try:
         tasks, skipped = batch.collect(args.paths, args.genre)

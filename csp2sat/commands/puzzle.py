@@ -78,6 +78,9 @@ def run(args: argparse.Namespace) -> int:
             if not is_interrupt(err):
                 raise
             interrupt_handled()
+            # the stopped frames hold what they were building (a half-made CNF: 0.5-1 s to free on a
+            # 100x100 board), freed with `stopped` only after the answer is out
+            stopped = err  # noqa: F841
         print("s UNKNOWN", file=sys.stderr)
         print(f"c {display_name(args.puzzle)}: stopped by {stop_reason(watchdog)} before a solution was found", file=sys.stderr)
     return 1

@@ -118,6 +118,9 @@ def run(args: argparse.Namespace) -> int:
             if not is_interrupt(err):
                 raise
             interrupt_handled()
+            # the stopped frames hold what they were building (a half-made CNF: 0.5-1 s to free on a
+            # 100x100 board), freed with `stopped` only after the answer is out
+            stopped = err  # noqa: F841
         print(f"c stopped by {stop_reason(watchdog)}", file=sys.stderr)
         progress.report(out)
         out.flush()
