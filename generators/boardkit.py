@@ -35,8 +35,8 @@ def read_grid(text: str, *, hash_comments: bool = True, tokens: bool | None = No
     """The rectangular grid of cell tokens in `text`.
 
     A grid is written either one character per cell or with whitespace-separated
-    tokens; the form is detected from the text (any row with inner whitespace
-    means tokens) unless `tokens` forces it. Blank lines and lines starting with
+    tokens; the form is detected from the text (any row with inner whitespace,
+    or a size line of one column, means tokens) unless `tokens` forces it. Blank lines and lines starting with
     ``;`` (and ``#`` when `hash_comments`, as np.loadtxt skips them) are ignored,
     and a ``size ROWS COLS`` line as Sugar's puzzle scripts write it is checked
     against the grid. Raises `PuzzleError` for an empty or ragged grid.
@@ -57,7 +57,9 @@ def read_grid(text: str, *, hash_comments: bool = True, tokens: bool | None = No
     if not rows:
         raise PuzzleError("the puzzle has no rows", 1, 1)
     if tokens is None:
-        tokens = any(len(line.split()) > 1 for _, line in rows)
+        # a one-column grid has no inner whitespace either way: its size line says which form it is in
+        # ('size 2 1' over '10' and '10' is two cells of 10, not a 2x2 grid of digits)
+        tokens = any(len(line.split()) > 1 for _, line in rows) or (size is not None and size[1] == 1)
     grid: list[list[Token]] = []
     for number, line in rows:
         if tokens:

@@ -205,9 +205,26 @@ def _cells(p: Hashi, s: dict[Bridge, int]) -> dict[Pos, tuple[bool, int]]:
     return covered
 
 
+def _touching(s: dict[Bridge, int]) -> list[tuple[Bridge, int]]:
+    """The bridges between islands side by side: no water cell to draw them in."""
+    return sorted(((b, k) for b, k in s.items() if abs(b.b[0] - b.a[0]) + abs(b.b[1] - b.a[1]) == 1),
+                  key=lambda bk: (bk[0].a, bk[0].b))
+
+
+def _touching_note(bridges: list[tuple[Bridge, int]], prefix: str) -> list[str]:
+    if not bridges:
+        return []
+    listed = ", ".join(f"{b.a[0]} {b.a[1]} - {b.b[0]} {b.b[1]}" + (" (double)" if k == 2 else "") for b, k in bridges)
+    return [f"{prefix}bridges between neighbouring islands (row col, 0-based): {listed}"]
+
+
 def _drawing(p: Hashi, s: dict[Bridge, int]) -> str:
-    # Character for character what Sugar's hashiwokakero.pl -s prints (the seed's drawing).
+    # Character for character what Sugar's hashiwokakero.pl -s prints (the seed's drawing), but for bridges
+    # between neighbouring islands, which it leaves out: side by side in the spaces between them, one
+    # above the other in a note (no line lies between them).
     covered = _cells(p, s)
+    touching = _touching(s)
+    joined = {b.a: k for b, k in touching if b.horizontal}
     lines = ["; Hashiwokakero Puzzle", "; # http://www.nikoli.co.jp/en/puzzles/hashiwokakero/",
              f"; size {p.cols} {p.rows}"]
     lines += ["; " + " ".join(_token(p, r, c) for c in range(p.cols)) for r in range(p.rows)]
@@ -216,14 +233,19 @@ def _drawing(p: Hashi, s: dict[Bridge, int]) -> str:
         cells = []
         for c in range(p.cols):
             if (r, c) in p.islands:
-                cells.append(f" {_token(p, r, c)} ")
+                left = joined.get((r, c - 1))
+                right = joined.get((r, c))
+                cells.append(("=" if left == 2 else "-" if left else " ") + _token(p, r, c)
+                             + ("=" if right == 2 else "-" if right else " "))
             elif (r, c) in covered:
                 horizontal, k = covered[(r, c)]
                 cells.append(("===" if k == 2 else "---") if horizontal else (" # " if k == 2 else " | "))
             else:
                 cells.append("   ")
         lines.append("".join(cells) + " ")
-    lines += ["", "; END"]
+    lines.append("")
+    lines += _touching_note([(b, k) for b, k in touching if not b.horizontal], "; ")
+    lines.append("; END")
     return "\n".join(lines) + "\n"
 
 
@@ -231,6 +253,7 @@ def _answer(p: Hashi, s: dict[Bridge, int]) -> str:
     covered = _cells(p, s)
     lines = ["# bridges: r1 c1 r2 c2 count   (0-based row/col of the two islands; r1,c1 is the upper/left one)"]
     lines += [f"{b.a[0]} {b.a[1]} {b.b[0]} {b.b[1]} {k}" for b, k in sorted(s.items(), key=lambda bk: (bk[0].a, bk[0].b))]
+    lines += _touching_note(_touching(s), "# ")  # not in the picture: no cell lies between them
     lines.append('# picture (informative only): - = single/double horizontal, | " single/double vertical')
     for r in range(p.rows):
         row = []

@@ -755,7 +755,15 @@ def url_to_text(url: str, genre: str | None = None, notes: list[str] | None = No
     clues = fmt.decode(parts.body, parts.rows * parts.cols, notes)
     rows = [clues[r * parts.cols:(r + 1) * parts.cols] for r in range(parts.rows)]
     sep = " " if fmt.tokens else ""
-    return "".join(sep.join(_clue_text(fmt, clue) for clue in row) + "\n" for row in rows)
+    texts = [[_clue_text(fmt, clue) for clue in row] for row in rows]
+    if not fmt.tokens:  # one character per cell: a longer clue would shift the rest of its row
+        for r, row in enumerate(texts):
+            for c, text in enumerate(row):
+                if len(text) > 1:
+                    raise UrlError(f"URL clue {text} (row {r + 1}, column {c + 1}) is not a {fmt.genre} clue")
+    # a one-column board of tokens has no space to show its form: its size line does (`read_grid`)
+    size = f"size {parts.rows} 1\n" if fmt.tokens and parts.cols == 1 else ""
+    return size + "".join(sep.join(row) + "\n" for row in texts)
 
 
 def _clue_text(fmt: UrlFormat, clue: Clue) -> str:

@@ -159,3 +159,16 @@ def test_every_instance_is_solved_with_the_recorded_answer_and_uniqueness(name: 
     if expected is not None:
         assert bridge_lines(H.render(p, run.solution, "answer")) == bridge_lines(expected)
     assert run.unique == (statuses(DIR)[name] == "unique")
+
+
+def test_bridges_between_neighbouring_islands_are_shown() -> None:
+    # hashiwokakero.pl draws bridges in water cells only: side by side ones vanished from the drawing
+    p = H.read("22\n..\n")
+    solution = H.decode(p, {"h_0_0": 2})
+    drawing = H.render(p, solution, "drawing")
+    assert " 2==2 " in drawing
+    answer = H.render(p, solution, "answer")
+    assert "neighbouring islands (row col, 0-based): 0 0 - 0 1 (double)" in answer
+    p = H.read("1.\n1.\n")
+    drawing = H.render(p, H.decode(p, {"v_0_0": 1}), "drawing")
+    assert "; bridges between neighbouring islands (row col, 0-based): 0 0 - 1 0\n; END" in drawing

@@ -163,3 +163,11 @@ def test_counts_are_spelt_in_the_singular_for_one(capsys):
     board = DATA / "slitherlink" / "pzprjs_5x5.txt"
     assert cli.main(["puzzle", "slitherlink", str(board), "--count"]) == 0
     assert "pzprjs_5x5.txt: 1 solution\n" in capsys.readouterr().err
+
+
+def test_facts_and_count_name_the_board_not_a_variable(capsys, tmp_path) -> None:
+    board = tmp_path / "two.txt"
+    board.write_text("1 1\n", encoding="utf-8")
+    assert cli.main(["puzzle", "hitori", str(board), "--facts", "--count"]) == 0
+    err = capsys.readouterr().err
+    assert f"c {board}: 2 solutions" in err and "c NOT FORCED s_0_1" in err, err

@@ -279,3 +279,35 @@ def test_a_board_too_large_to_read_back_gets_no_url() -> None:
     text = ("." * 1001 + "\n") * 1000  # 1,001,000 cells: parse_url refuses more than MAX_URL_CELLS
     with pytest.raises(puzzlink.UrlError, match="could not be read back"):
         puzzlink.to_url(text, "slitherlink")
+
+
+@pytest.mark.parametrize("genre, url, answer, count", [
+    # a one-column board of tokens: 10 and 10 are two cells, not a 2x2 grid of digits
+    ("numberlink", "https://puzz.link/p?numlin/1/2/aa", "10\n|\n10\n", 1),
+    ("hitori", "https://puzz.link/p?hitori/1/2/cc", None, 2),
+    ("shikaku", "https://puzz.link/p?shikaku/1/12/cq", None, 1),
+])
+def test_a_one_column_board_keeps_its_size(capsys: pytest.CaptureFixture, genre: str, url: str,
+                                           answer: str | None, count: int) -> None:
+    status, out, err = run_cli(capsys, "puzzle", genre, url, "--count", "--format", "answer")
+    assert status == 0, err
+    assert f": {count} solution" in err, err
+    if answer is not None:
+        assert out == answer
+    status, out, _ = run_cli(capsys, "url", genre, url)
+    assert (status, out) == (0, url + "\n")  # the round trip keeps the size
+
+
+def test_a_size_line_of_one_column_reads_tokens(capsys: pytest.CaptureFixture, monkeypatch) -> None:
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("size 2 1\n12\n12\n"))
+    status, _, err = run_cli(capsys, "puzzle", "hitori", "-", "--count")
+    assert status == 0 and "<stdin>: 2 solutions" in err, err
+
+
+@pytest.mark.parametrize("url", ["https://puzz.link/p?hashikake/3/1/1ga", "https://puzz.link/p?hashikake/3/1/a1"])
+def test_a_clue_too_long_for_a_one_character_board_is_an_error(url: str) -> None:
+    # a hashi island of 10 would have shifted the rest of its row (a 4x1 board solved instead of 3x1)
+    with pytest.raises(UrlError, match="URL clue 10 .* is not a hashiwokakero clue"):
+        puzzlink.url_to_text(url)

@@ -122,14 +122,14 @@ def _run(args: argparse.Namespace, genre, watchdog) -> int:
         verdict = "unique" if result.unique else "NOT unique (at least two solutions)"
         print(f"c {name}: the solution is {verdict}", file=sys.stderr)
     if result.facts is not None:
-        open_cells = [name for name, value in result.facts.items() if value is None]
+        open_cells = [var for var, value in result.facts.items() if value is None]
         print(
             f"c {name}: the clues force {len(result.facts) - len(open_cells)} of "
             f"{len(result.facts)} puzzle variables",
             file=sys.stderr,
         )
-        for name in open_cells:
-            print(f"c NOT FORCED {name}", file=sys.stderr)
+        for var in open_cells:
+            print(f"c NOT FORCED {var}", file=sys.stderr)
     if result.count is not None and not result.interrupted:
         # a board without symmetries has a class per solution: nothing to add then
         classes = ("" if result.classes in (None, result.count) else
