@@ -427,7 +427,9 @@ def _base36(n: int) -> str:
 
 
 def _rooms_text(labels: list[list[int]]) -> str:
-    return "".join(line + "\n" for line in region_lines(labels))
+    # room numbers of a one-column board ('10', '11') would read as one character per cell without a size line
+    size = f"size {len(labels)} 1\n" if len(labels[0]) == 1 else ""
+    return size + "".join(line + "\n" for line in region_lines(labels))
 
 
 def _stars_to_board(parts: PuzzleUrl, notes: list[str] | None = None) -> str:

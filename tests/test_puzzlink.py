@@ -311,3 +311,14 @@ def test_a_clue_too_long_for_a_one_character_board_is_an_error(url: str) -> None
     # a hashi island of 10 would have shifted the rest of its row (a 4x1 board solved instead of 3x1)
     with pytest.raises(UrlError, match="URL clue 10 .* is not a hashiwokakero clue"):
         puzzlink.url_to_text(url)
+
+
+@pytest.mark.parametrize("genre, url", [("norinori", "https://puzz.link/p?norinori/1/12/vvg"),
+                                        ("heyawake", "https://puzz.link/p?heyawake/1/12/vvgr")])
+def test_a_one_column_board_of_twelve_rooms_keeps_its_size(capsys: pytest.CaptureFixture, genre: str,
+                                                           url: str) -> None:
+    # room numbers 10 and 11 were read as two cells each ("row has 2 cells but the first row has 1")
+    text = puzzlink.url_to_text(url)
+    assert text.startswith("size 12 1\n") and "\n11\n" in text
+    status, out, _ = run_cli(capsys, "url", genre, url)
+    assert (status, out) == (0, url + "\n")
