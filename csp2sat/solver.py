@@ -793,16 +793,38 @@ def new_solver(name: str = "cadical195", bootstrap_with=None, mode: str = "defau
         sat = _interruptible(sat, late=main in _LATE_INTERRUPT)
     elif main in _BUDGETED:
         sat = _budgeted(sat)
+        _propagate_with_no_variables(sat)
     sat = guarded(sat)
     _LIVE.add(sat)
     if not caps.core:
         sat.get_core = lambda: None  # callers then fall back to all assumptions
     if not caps.phases:
         sat.set_phases = lambda literals=(), hard=False: None  # a hint only
+    if main == "lingeling":
+        _freeze_assumed_variables(sat)
+    if main == "maplesat":
+        _never_empty(sat)
     if main == "cryptosat":
         _declare_assumed_variables(sat)
         _undecided_is_a_stop(sat)
     return sat
+
+
+def _propagate_with_no_variables(sat) -> None:
+    """Make `sat` (CaDiCaL)'s `propagate()` of no assumptions succeed while it has no variable.
+
+    PySAT's CaDiCaL answers ``(False, [])`` there, as if the empty formula were contradictory; the
+    enumeration by propagation then counted 0 answers of a file whose constraints all became domain
+    bounds (``(bool b)`` alone: 0 instead of 2).
+    """
+    propagate = sat.propagate
+
+    def checked(assumptions=(), phase_saving=0):
+        if not assumptions and sat.nof_vars() <= 0:
+            return True, []
+        return propagate(assumptions=assumptions, phase_saving=phase_saving)
+
+    sat.propagate = checked
 
 
 def _undecided_is_a_stop(sat) -> None:
@@ -845,6 +867,42 @@ def _declare_assumed_variables(sat) -> None:
         return search(assumptions, *args, **kwargs)
 
     sat.solve = solve
+
+
+def _freeze_assumed_variables(sat) -> None:
+    """Let `sat` (Lingeling) take assumptions on variables no clause mentions, again and again.
+
+    PySAT freezes a variable for Lingeling when a clause mentions it; one that only assumptions
+    mention is melted after the search, and assuming it once more aborts the whole process ("API
+    usage error ... assuming melted literal", exit 134: `--count -O enumerate=cubes` of two
+    unconstrained Booleans). A tautology `v ∨ ¬v` freezes each such variable the first time it is assumed.
+    """
+    search = sat.solve
+    frozen: set[int] = set()
+
+    def solve(assumptions=(), *args, **kwargs):
+        for literal in assumptions:
+            if abs(literal) not in frozen:
+                frozen.add(abs(literal))
+                sat.add_clause([literal, -literal])
+        return search(assumptions, *args, **kwargs)
+
+    sat.solve = solve
+
+
+def _never_empty(sat) -> None:
+    """Keep `sat` (MapleSAT) from searching a formula with no variable: its search crashes the process there
+    (segmentation fault, exit 139: `--count -O enumerate=cubes` of a file whose constraints all became bounds).
+    A tautology on variable 1 gives it one, constraining nothing."""
+    for method in ("solve", "solve_limited"):
+        search = getattr(sat, method)
+
+        def guarded_search(*args, _search=search, **kwargs):
+            if sat.nof_vars() <= 0:
+                sat.add_clause([1, -1])
+            return _search(*args, **kwargs)
+
+        setattr(sat, method, guarded_search)
 
 
 def _conflicts(sat) -> int | None:

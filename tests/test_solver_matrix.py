@@ -30,13 +30,17 @@ ROOT = Path(__file__).resolve().parent.parent
 SAT = "(int x 1 3)\n(int y 1 3)\n(< x y)\n(bool p)\n(iff p (= x 1))\n(>= y 3)\n"  # x=1,p / x=2,-p ; y=3
 UNSAT = "(int x 1 3)\n(int y 1 3)\n(> x y)\n(> y x)\n"
 OBJECTIVE = "(int x 0 5)\n(int y 0 5)\n(>= (+ x y) 4)\n(<= y 3)\n(objective minimize x)\n"  # x=1,y=3 only
+# Every constraint becomes a domain bound and two Booleans are free: a CNF with no clause, whose variables only
+# assumptions mention (CaDiCaL's propagate() called it contradictory: 0 answers; Lingeling aborted on the
+# second assumption of a melted variable)
+BOUNDS = "(int x 0 5)\n(bool p)\n(bool q)\n(> x 3)\n(< x 5)\n"  # x=4, any p, q: 4 answers
 
 
 @pytest.fixture(scope="module")
 def files(tmp_path_factory) -> dict[str, str]:
     folder = tmp_path_factory.mktemp("matrix")
     paths = {}
-    for name, text in (("sat", SAT), ("unsat", UNSAT), ("objective", OBJECTIVE)):
+    for name, text in (("sat", SAT), ("unsat", UNSAT), ("objective", OBJECTIVE), ("bounds", BOUNDS)):
         path = folder / f"{name}.csp"
         path.write_text(text)
         paths[name] = str(path)
@@ -75,6 +79,11 @@ MODES = {
         ["solve", "--count", "-j", "2", "-O", "enumerate=propagate", "{sat}"],
         lambda s, o: s == 0 and o == "c SOLUTIONS 2\n",
     ),
+    **{
+        f"count-bounds-{method}": (["solve", "--count", "-O", f"enumerate={method}", "{bounds}"],
+                                   lambda s, o: s == 0 and o == "c SOLUTIONS 4\n")
+        for method in ("blocking", "split", "cubes", "propagate")
+    },
     "count-unsat": (["solve", "--count", "{unsat}"], lambda s, o: s == 0 and o == "c SOLUTIONS 0\n"),
     "unique": (["solve", "--unique", "{sat}"], lambda s, o: s == 0 and "c MULTIPLE\n" in o and len(_blocks(o)) == 2),
     "unique-objective": (
