@@ -869,6 +869,9 @@ def parse_text(text: str, file: str = "<string>", max_nesting: int | None = None
             except _Reject:
                 odd[0] = False
                 statements = _drive(tables, _tokens(lines, odd))
+        except ValueError:  # Python reads integers of at most `sys.get_int_max_str_digits()` digits
+            _check_digits(lines, file)
+            raise
         except _Reject:
             from lark.exceptions import UnexpectedInput
 
@@ -895,6 +898,15 @@ def parse_text(text: str, file: str = "<string>", max_nesting: int | None = None
 # a file passes it, replaces a stack overflow somewhere further on; every stage is
 # tested at exactly this depth (tests/test_cli_inputs.py).
 MAX_NESTING = 200
+
+
+def _check_digits(lines: list[str], file: str) -> None:
+    """Raise `CspError` (`Exit.LIMIT`) at the first number longer than Python converts to an integer."""
+    limit = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else 4300
+    for lineno, line in enumerate(lines, 1):
+        for m in re.finditer(r"[0-9]{%d,}" % (limit + 1), line.split(";", 1)[0]):
+            raise CspError(f"number of {len(m.group(0)):,} digits: csp2sat reads numbers of at most {limit:,} "
+                           "digits (and domains within -2^31..2^31-1)", lineno, m.start() + 1, file, Exit.LIMIT)
 
 
 def _check_nesting(lines: list[str], file: str, limit: int) -> None:

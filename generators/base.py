@@ -23,6 +23,7 @@ its puzzle says:
 from __future__ import annotations
 
 import importlib
+import sys
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
@@ -50,13 +51,18 @@ class Violation:
         return f"{self.where}: {self.rule}"
 
 
+_MAX_DIGITS = sys.get_int_max_str_digits() or 4300 if hasattr(sys, "get_int_max_str_digits") else 4300
+
+
 def is_number(text: str) -> bool:
     """Whether `text` is a whole number in ASCII digits, as puzzle texts and URLs write them.
 
     `str.isdigit` also takes '²' (which `int` refuses: an internal error instead of a
     positioned message) and other scripts' digits (which `int` reads, but no source writes).
+    Nor is a number of more digits than `int` converts (4,300: again an internal error), far past any
+    size or clue.
     """
-    return text.isascii() and text.isdigit()
+    return text.isascii() and text.isdigit() and len(text) <= _MAX_DIGITS
 
 
 def cell_name(r: int, c: int) -> str:

@@ -476,3 +476,22 @@ def test_the_default_memory_limit_respects_an_address_space_limit(tmp_path: Path
                            str(path)], capture_output=True, text=True, timeout=120, preexec_fn=limit,
                           env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert done.returncode == Exit.LIMIT and "address-space limit" in done.stderr, done.stderr[-500:]
+
+
+@pytest.mark.parametrize("command", ["check", "solve", "fmt"])
+def test_a_number_too_long_to_read_is_a_limit_at_its_place(command: str, tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture) -> None:
+    # Python converts at most 4,300 digits: the ValueError was an internal error (exit 9)
+    path = tmp_path / "long.csp"
+    path.write_text("(int x 0 5) ; " + "7" * 5000 + "\n(< x " + "9" * 5000 + ")\n", encoding="utf-8")
+    status, _, err = run_cli(capsys, command, str(path))
+    assert status == 6 and f"{path}:2:6: error: number of 5,000 digits" in err, err
+
+
+@pytest.mark.parametrize("genre, text", [("starbattle", "stars {n}\n0 0\n0 0\n"), ("shikaku", "size {n} 2\n- 2\n")])
+def test_a_puzzle_number_too_long_to_read_is_an_error(genre: str, text: str, tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture) -> None:
+    path = tmp_path / "long.txt"
+    path.write_text(text.format(n="9" * 5000), encoding="utf-8")
+    status, _, err = run_cli(capsys, "puzzle", genre, str(path))
+    assert status == 3 and f"{path}:1:1: error:" in err and "internal" not in err, err
