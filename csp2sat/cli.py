@@ -130,7 +130,7 @@ def _collect_garbage_rarely() -> None:
 def _io_error(err: OSError) -> int:
     """Report a failed read or write outside the commands' own file handling; `Exit.IO`."""
     if err.filename:  # a file the command did not open through its own readers and writers
-        print(f"csp2sat: error: {err.filename}: {err.strerror or err}", file=sys.stderr)
+        _say(f"csp2sat: error: {err.filename}: {err.strerror or err}")
         return Exit.IO
     if isinstance(err, BrokenPipeError):
         message = "the output was closed before everything was written (broken pipe)"
@@ -138,14 +138,29 @@ def _io_error(err: OSError) -> int:
         message = f"cannot write the output (standard output): {err.strerror or err}"
     # What is still buffered for stdout can never be written: drop it, so that the
     # interpreter's last flush at exit does not fail a second time.
+    _drop(sys.stdout)
+    _say(f"csp2sat: error: {message}")
+    return Exit.IO
+
+
+def _say(message: str) -> None:
+    """Print `message` on stderr if stderr can still be written (a full disk, a closed pipe: it cannot,
+    and then nothing more is tried there; the exit status says it)."""
+    try:
+        print(message, file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        _drop(sys.stderr)
+
+
+def _drop(stream) -> None:
+    """Point `stream`'s file descriptor at /dev/null, dropping what is buffered, so that no later write or
+    the interpreter's last flush at exit fails on it again."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        os.dup2(devnull, stream.fileno())
         os.close(devnull)
     except (OSError, ValueError, AttributeError):
         pass
-    print(f"csp2sat: error: {message}", file=sys.stderr)
-    return Exit.IO
 
 
 def _sigterm_as_ctrl_c() -> None:
@@ -214,25 +229,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()  # a full disk or a closed pipe shows here, while it can still be reported
         return status
     except CspError as err:
-        print(str(err), file=sys.stderr)
+        _say(str(err))
         return int(err.exit)
     except KeyboardInterrupt:
-        print("c interrupted", file=sys.stderr)
+        _say("c interrupted")
         return 130
     except OSError as err:  # writing the output failed (disk full, pipe closed) or a file went away
         return _io_error(err)
     except RecursionError:
-        print("csp2sat: error: the input is nested too deeply to process", file=sys.stderr)
+        _say("csp2sat: error: the input is nested too deeply to process")
         return Exit.LIMIT
     except MemoryError:
         pass  # reported below: leaving this clause frees the frames the error holds (a parser's state)
     except Exception as err:  # a bug of ours: say so plainly, and how to report it
         if os.environ.get("CSP2SAT_DEBUG"):
             raise
-        print(f"csp2sat: internal error: {type(err).__name__}: {err}", file=sys.stderr)
-        print("csp2sat: this is a bug; run again with CSP2SAT_DEBUG=1 for details", file=sys.stderr)
+        _say(f"csp2sat: internal error: {type(err).__name__}: {err}")
+        _say("csp2sat: this is a bug; run again with CSP2SAT_DEBUG=1 for details")
         return Exit.INTERNAL
-    print("csp2sat: error: out of memory (the problem is too large)", file=sys.stderr)
+    _say("csp2sat: error: out of memory (the problem is too large)")
     return Exit.LIMIT
 
 

@@ -495,3 +495,18 @@ def test_a_puzzle_number_too_long_to_read_is_an_error(genre: str, text: str, tmp
     path.write_text(text.format(n="9" * 5000), encoding="utf-8")
     status, _, err = run_cli(capsys, "puzzle", genre, str(path))
     assert status == 3 and f"{path}:1:1: error:" in err and "internal" not in err, err
+
+
+@pytest.mark.parametrize("argv, status", [
+    (["solve", "NOFILE"], Exit.IO),  # the message about the missing file cannot be written either
+    (["solve", "-v", str(QUEENS)], Exit.IO),  # the answer is out, the stage times are lost
+    (["check", "NOFILE"], Exit.IO),
+    (["puzzle", "slitherlink", "NOFILE"], Exit.IO),
+], ids=lambda value: " ".join(Path(a).name for a in value) if isinstance(value, list) else str(value))
+def test_a_full_disk_on_standard_error_is_an_io_error(argv: list[str], status: int, tmp_path: Path) -> None:
+    # stderr on a full disk: the report of the error failed too, and the process ended with exit 1
+    argv = [str(tmp_path / "missing.csp") if a == "NOFILE" else a for a in argv]
+    with open("/dev/full", "wb") as full:
+        proc = subprocess.run([sys.executable, "-m", "csp2sat", *argv], stdout=subprocess.DEVNULL, stderr=full,
+                              timeout=120, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert proc.returncode == status
