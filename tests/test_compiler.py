@@ -380,3 +380,54 @@ def test_min_and_max_equal_to_a_variable(term: str, limit: int, monkeypatch: pyt
     assert _count_solutions(text) == expected
     negated = _brute({"a": A, "b": HOLES, "t": list(range(-9, 10))}, lambda a, b, t: t != value(a, b))
     assert _count_solutions(f"(int a -3 3)(int b (-4 -1 0 2 5))(int t -9 9)(!= t {term})") == negated
+
+
+@pytest.mark.parametrize("text, domains, pred", [
+    ("(int n 0 4)(int x 1 3)(int y 1 3)(int z 1 3)(nvalue n (x y z))",
+     {"n": list(range(5)), "x": SMALL, "y": SMALL, "z": SMALL}, lambda n, x, y, z: n == len({x, y, z})),
+    ("(int n 0 4)(int x -2 1)(int y 0 2)(nvalue n (x y (+ x 1) 0))",
+     {"n": list(range(5)), "x": [-2, -1, 0, 1], "y": [0, 1, 2]}, lambda n, x, y: n == len({x, y, x + 1, 0})),
+    ("(int n 0 1)(nvalue n ())", {"n": [0, 1]}, lambda n: n == 0),
+])
+def test_nvalue_by_first_occurrences_counts_like_brute_force(monkeypatch, text: str, domains: dict,
+                                                            pred: Callable) -> None:
+    # the decomposition taken over large domains (70,000 values: 13.5 M clauses value by value), forced here
+    import csp2sat.normalise as normalise
+
+    monkeypatch.setattr(normalise, "_NVALUE_VALUES", 0)
+    assert _count_solutions(text) == _brute(domains, pred)
+
+
+def test_nvalue_over_a_large_domain_stays_small() -> None:
+    from csp2sat.compiler import compile_model
+    from csp2sat.parser import parse_text
+    from csp2sat.checker import check
+
+    compiled = compile_model(check(parse_text("(int x0 -70000 5)(int x1 -3 3)(nvalue 2 (x0 x1))")))
+    assert compiled.num_clauses < 5_000
+
+
+@pytest.mark.parametrize("text, domains, pred", [
+    ("(int x 0 5)(int y 0 4)(int z 0 30)(= (* x y) z)",
+     {"x": range(6), "y": range(5), "z": range(31)}, lambda x, y, z: x * y == z),
+    ("(int x -3 4)(int y -2 3)(int z -12 12)(= (* x y) z)",
+     {"x": range(-3, 5), "y": range(-2, 4), "z": range(-12, 13)}, lambda x, y, z: x * y == z),
+    ("(int x (-5 -3 0 2 7))(int y -2 3)(> (* x y) (+ x 1))",
+     {"x": [-5, -3, 0, 2, 7], "y": range(-2, 4)}, lambda x, y: x * y > x + 1),
+    ("(int x 1 6)(int y 2 2)(<= (* x (+ y x)) 20)", {"x": range(1, 7), "y": [2]}, lambda x, y: x * (y + x) <= 20),
+])
+def test_a_product_by_bits_counts_like_brute_force(monkeypatch, text: str, domains: dict, pred: Callable) -> None:
+    # the encoding of large factors (a case per value of 35,001 was minutes and gigabytes), forced here
+    import csp2sat.normalise as normalise
+
+    monkeypatch.setattr(normalise, "TABLE_LIMIT", 1)
+    assert _count_solutions(text) == _brute({k: list(v) for k, v in domains.items()}, pred)
+
+
+def test_a_product_of_large_factors_stays_small() -> None:
+    from csp2sat.checker import check
+    from csp2sat.compiler import compile_model
+    from csp2sat.parser import parse_text
+
+    compiled = compile_model(check(parse_text("(int x 0 70000)(< (* x (div x 2)) 100)(> x 5)")))
+    assert compiled.num_clauses < 100_000
