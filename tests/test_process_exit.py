@@ -91,3 +91,30 @@ def test_batch_frees_each_runs_solver(tmp_path: Path, restore_flag) -> None:
 def test_the_library_answer_is_unchanged(restore_flag) -> None:
     leave_solvers_at_exit(True)
     assert csp2sat.solve("(int x 1 3) (> x 2)").values == {"x": 3}
+
+
+def test_keep_until_exit_keeps_only_in_the_commands_process(restore_flag) -> None:
+    before = len(solver_module._KEPT)
+    leave_solvers_at_exit(False)
+    solver_module.keep_until_exit(object())
+    assert len(solver_module._KEPT) == before
+    leave_solvers_at_exit(True)
+    kept = object()
+    solver_module.keep_until_exit(kept)
+    assert solver_module._KEPT[-1] is kept
+    solver_module._KEPT.remove(kept)
+
+
+# A pigeonhole problem: minutes of search, a fraction of a second to read
+_PIGEONS = "".join(f"(bool b{p}_{h})" for p in range(12) for h in range(11)) + "".join(
+    "(or " + " ".join(f"b{p}_{h}" for h in range(11)) + ")" for p in range(12)) + "".join(
+    f"(or (not b{p}_{h}) (not b{q}_{h}))" for h in range(11) for p in range(12) for q in range(p + 1, 12))
+
+
+def test_a_stopped_command_ends_with_its_output_and_exit_handlers(tmp_path: Path) -> None:
+    # it leaves by os._exit, so that nothing it built is freed; what it printed and its exit handlers must not be lost
+    path = tmp_path / "php.csp"
+    path.write_text(_PIGEONS, encoding="utf-8")
+    status, out, err = _freed("solve", "--timeout", "1", str(path), cwd=tmp_path)
+    assert (status, out) == (0, "s UNKNOWN\n"), err
+    assert "c stopped by the time limit" in err and "freed " in err, err  # the probe's exit handler ran
