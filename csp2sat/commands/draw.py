@@ -25,7 +25,8 @@ variables are there (Hashiwokakero: bridge counts 0..2, or the seed's signed -2.
 The answer is checked against the puzzle's rules first (clues, one loop, connectivity,
 ...; a check written from the rules, not the encoding). A log of another board or a
 broken answer is not drawn: each broken rule is reported as 'LOG: error: WHERE: RULE' and
-the exit status is 8. --force draws it anyway, marked NOT A SOLUTION (status still 8).
+the exit status is 8. --force draws it anyway, marked NOT A SOLUTION (status still 8),
+but not a value the drawing has no place for (an edge of 5): that log does not fit the board.
 
 A log with several answers (solve --all, or --unique finding two) is drawn answer by
 answer, each under a '# answer K of N' line; --answer K draws only the K-th (SVG needs
@@ -57,7 +58,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--answer", type=int, metavar="K",
                         help="draw only the K-th answer of a log with several (1 = the first)")
     parser.add_argument("--force", action="store_true",
-                        help="draw an answer that breaks the puzzle's rules anyway, marked NOT A SOLUTION")
+                        help="draw an answer that breaks the puzzle's rules anyway, marked NOT A SOLUTION "
+                             "(values out of the variables' ranges cannot be drawn)")
 
 
 def run(args: argparse.Namespace) -> int:

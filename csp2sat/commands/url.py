@@ -6,7 +6,7 @@ import argparse
 
 from csp2sat.commands._common import write_output
 from csp2sat.commands._puzzles import add_genre_arguments, lookup, puzzle_error, puzzle_text
-from csp2sat.diagnostics import CspError, Exit
+from csp2sat.diagnostics import CspError, Exit, display_name
 from csp2sat.generators.base import PuzzleError
 from csp2sat.generators.puzzlink import FORMATS, NoUrlForm, looks_like_url, to_url
 
@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     genre = lookup(args.genre)
     text = puzzle_text(genre, args.puzzle)
     from_url = looks_like_url(args.puzzle)
-    where = "<url>" if from_url else args.puzzle
+    where = "<url>" if from_url else display_name(args.puzzle)  # '-': <stdin>, as gen and puzzle say
     try:
         genre.read(text)  # the board must be a valid puzzle of the genre, not just a grid
         url = to_url(text, genre.name)
