@@ -860,6 +860,8 @@ def parse_text(text: str, file: str = "<string>", max_nesting: int | None = None
     tables = _tables()
     if text.startswith("\ufeff"):  # a byte-order mark is no part of the text (positions stay right)
         text = text[1:]
+    if "\r" in text:  # old Mac line ends (a lone CR) end lines too: else every position is on line 1
+        text = re.sub(r"\r(?!\n)", "\n", text)
     with gc_paused():
         lines = text.split("\n")
         odd = [False]

@@ -510,3 +510,11 @@ def test_a_full_disk_on_standard_error_is_an_io_error(argv: list[str], status: i
         proc = subprocess.run([sys.executable, "-m", "csp2sat", *argv], stdout=subprocess.DEVNULL, stderr=full,
                               timeout=120, env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert proc.returncode == status
+
+
+def test_lone_carriage_returns_end_lines(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    # old Mac line ends: every message was on line 1 (cr.csp:1:30 for line 3)
+    path = tmp_path / "cr.csp"
+    path.write_bytes(b"(int x 1 3)\r(int y 1 3)\r(= x z)\r")
+    status, _, err = run_cli(capsys, "check", str(path))
+    assert status == Exit.SEMANTIC and f"{path}:3:6: error: undefined integer variable 'z'" in err, err
