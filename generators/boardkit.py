@@ -98,6 +98,10 @@ def header_value(text: str, key: str, lo: int, hi: int) -> tuple[int | None, str
         if words and words[0] == key:
             if len(words) != 2 or not is_number(words[1]) or not lo <= int(words[1]) <= hi:
                 raise PuzzleError(f"a {key} line must be '{key} N' with N in {lo}..{hi}", number, raw.index(key) + 1)
+            for later, other in enumerate(lines[number:], number + 1):
+                if other.split()[:1] == [key]:
+                    raise PuzzleError(f"a second {key} line (the first is line {number})", later,
+                                      other.index(key) + 1)
             lines[number - 1] = ";"
             return int(words[1]), "\n".join(lines) + "\n"
     return None, text

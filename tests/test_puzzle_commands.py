@@ -171,3 +171,10 @@ def test_facts_and_count_name_the_board_not_a_variable(capsys, tmp_path) -> None
     assert cli.main(["puzzle", "hitori", str(board), "--facts", "--count"]) == 0
     err = capsys.readouterr().err
     assert f"c {board}: 2 solutions" in err and "c NOT FORCED s_0_1" in err, err
+
+
+def test_a_second_stars_line_is_named(capsys, tmp_path) -> None:
+    board = tmp_path / "stars.txt"
+    board.write_text("stars 1\nstars 2\n0 0\n0 0\n", encoding="utf-8")
+    assert cli.main(["puzzle", "starbattle", str(board)]) == 3
+    assert f"{board}:2:1: error: a second stars line (the first is line 1)" in capsys.readouterr().err
