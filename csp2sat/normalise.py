@@ -835,7 +835,8 @@ class Normaliser:
             self.emit(_mk_or([_negate_lit(b_le), z_le]), -1)
 
     def _product(self, a: Expr, b: Expr) -> Expr:
-        """``a·b`` of two non-constant expressions, by case split on the smaller domain."""
+        """``a·b`` of two non-constant expressions, by case split on the smaller domain (by its bits when it
+        has more than `TABLE_LIMIT` values: `_product_by_bits`)."""
         x, y = self.as_var(a), self.as_var(b)
         doms = self.csp.int_domains
         if doms[x].size > doms[y].size:
@@ -845,14 +846,6 @@ class Normaliser:
         if z is not None:
             return {z: 1}, 0
         dx, dy = doms[x], doms[y]
-        if dx.size > TABLE_LIMIT:
-            z = self._product_by_bits(x, y)
-            self._var_cache[key] = z
-            return {z: 1}, 0
-        if dx.size > MAX_DOMAIN_SIZE:
-            raise self.error(
-                f"product of two variables with {dx.size} and {dy.size} values: one factor must have at most "
-                f"{MAX_DOMAIN_SIZE} values (the product is split into one case per value of the smaller)", None, Exit.LIMIT)
         if dx.size * dy.size <= EXACT_IMAGE_LIMIT:
             dom = _image(u * w for u in dx.values() for w in dy.values())
         else:
@@ -860,6 +853,9 @@ class Normaliser:
             dom = Domain.range(min(corners), max(corners))
         z = self.new_int(dom)
         self._var_cache[key] = z
+        if dx.size > TABLE_LIMIT:
+            self._product_by_bits(x, y, z)
+            return {z: 1}, 0
         for u in dx.values():
             not_u = _mk_or([self.le(({x: 1}, 0), u - 1), self.le(({x: -1}, 0), -u - 1)])
             d = ({z: 1, y: -u} if u else {z: 1}, 0)
@@ -867,7 +863,7 @@ class Normaliser:
             self.emit(_mk_or([not_u, self.le(_scale(d, -1), 0)]), -1)
         return {z: 1}, 0
 
-    def _product_by_bits(self, x: int, y: int) -> int:
+    def _product_by_bits(self, x: int, y: int, z: int) -> None:
         """``z = x·y`` when both factors are large: by the bits of x, ``x = lo + Σ cᵢ·bᵢ`` and
         ``z = lo·y + Σ cᵢ·wᵢ`` with ``wᵢ = y`` where bᵢ = 1 and ``wᵢ = 0`` where it is 0.
 
@@ -877,8 +873,6 @@ class Normaliser:
         doms = self.csp.int_domains
         dx, dy = doms[x], doms[y]
         lo = dx.lb
-        corners = [u * w for u in (dx.lb, dx.ub) for w in (dy.lb, dy.ub)]
-        z = self.new_int(Domain.range(min(corners), max(corners)))
         # weights 1, 2, 4, ... and a last one that makes them add up to the span exactly: every offset
         # 0..span has bits, none has more (the partial sums' ranges stay those of the product)
         span = dx.ub - lo
@@ -897,7 +891,6 @@ class Normaliser:
             self.emit(_mk_or([is_one, _mk_and([self.le(({w: 1}, 0), 0), self.le(({w: -1}, 0), 0)])]), -1)
             total[w] = weight
         self._define_eq(z, (total, 0))
-        return z
 
     # ------------------------------------------------------------ formulas
 
