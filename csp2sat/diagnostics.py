@@ -9,6 +9,7 @@ reach the user for bad input.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -25,6 +26,11 @@ class Exit(IntEnum):
     IO = 7  # a file that cannot be read or written
     VERIFY = 8  # internal error: an answer failed the independent check (never printed)
     INTERNAL = 9  # internal error: a bug in csp2sat
+
+
+# The most digits Python converts to an integer (`int` raises ValueError above it; where Python sets no
+# limit, 4,300 all the same): longer numbers are reported at their place, in .csp files and puzzle texts.
+MAX_INT_DIGITS = (getattr(sys, "get_int_max_str_digits", lambda: 0)() or 4300)
 
 
 @dataclass(frozen=True)

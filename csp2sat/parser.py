@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from csp2sat._gc import gc_paused
-from csp2sat.diagnostics import CspError, Diagnostic, Exit
+from csp2sat.diagnostics import MAX_INT_DIGITS, CspError, Diagnostic, Exit
 from csp2sat.syntax import (
     BoolDecl,
     Comment,
@@ -904,10 +904,9 @@ MAX_NESTING = 200
 
 def _check_digits(lines: list[str], file: str) -> None:
     """Raise `CspError` (`Exit.LIMIT`) at the first number longer than Python converts to an integer."""
-    limit = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else 4300
     for lineno, line in enumerate(lines, 1):
-        for m in re.finditer(r"[0-9]{%d,}" % (limit + 1), line.split(";", 1)[0]):
-            raise CspError(f"number of {len(m.group(0)):,} digits: csp2sat reads numbers of at most {limit:,} "
+        for m in re.finditer(r"[0-9]{%d,}" % (MAX_INT_DIGITS + 1), line.split(";", 1)[0]):
+            raise CspError(f"number of {len(m.group(0)):,} digits: csp2sat reads numbers of at most {MAX_INT_DIGITS:,} "
                            "digits (and domains within -2^31..2^31-1)", lineno, m.start() + 1, file, Exit.LIMIT)
 
 

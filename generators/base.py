@@ -23,9 +23,10 @@ its puzzle says:
 from __future__ import annotations
 
 import importlib
-import sys
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
+
+from csp2sat.diagnostics import MAX_INT_DIGITS
 
 HIDDEN_PREFIX = "_"
 
@@ -51,9 +52,6 @@ class Violation:
         return f"{self.where}: {self.rule}"
 
 
-_MAX_DIGITS = sys.get_int_max_str_digits() or 4300 if hasattr(sys, "get_int_max_str_digits") else 4300
-
-
 def is_number(text: str) -> bool:
     """Whether `text` is a whole number in ASCII digits, as puzzle texts and URLs write them.
 
@@ -62,7 +60,7 @@ def is_number(text: str) -> bool:
     Nor is a number of more digits than `int` converts (4,300: again an internal error), far past any
     size or clue.
     """
-    return text.isascii() and text.isdigit() and len(text) <= _MAX_DIGITS
+    return text.isascii() and text.isdigit() and len(text) <= MAX_INT_DIGITS
 
 
 def cell_name(r: int, c: int) -> str:
