@@ -426,10 +426,14 @@ def _base36(n: int) -> str:
     return "0123456789abcdefghijklmnopqrstuvwxyz"[n]
 
 
+def _one_column_size(rows: int, cols: int) -> str:
+    """The size line a board of tokens needs when it has one column (`read_grid`), else nothing: its
+    tokens ('10', '11') have no space between them to show they are not one character per cell."""
+    return f"size {rows} 1\n" if cols == 1 else ""
+
+
 def _rooms_text(labels: list[list[int]]) -> str:
-    # room numbers of a one-column board ('10', '11') would read as one character per cell without a size line
-    size = f"size {len(labels)} 1\n" if len(labels[0]) == 1 else ""
-    return size + "".join(line + "\n" for line in region_lines(labels))
+    return _one_column_size(len(labels), len(labels[0])) + "".join(line + "\n" for line in region_lines(labels))
 
 
 def _stars_to_board(parts: PuzzleUrl, notes: list[str] | None = None) -> str:
@@ -763,8 +767,7 @@ def url_to_text(url: str, genre: str | None = None, notes: list[str] | None = No
             for c, text in enumerate(row):
                 if len(text) > 1:
                     raise UrlError(f"URL clue {text} (row {r + 1}, column {c + 1}) is not a {fmt.genre} clue")
-    # a one-column board of tokens has no space to show its form: its size line does (`read_grid`)
-    size = f"size {parts.rows} 1\n" if fmt.tokens and parts.cols == 1 else ""
+    size = _one_column_size(parts.rows, parts.cols) if fmt.tokens else ""
     return size + "".join(sep.join(row) + "\n" for row in texts)
 
 
