@@ -53,7 +53,7 @@ import time
 import weakref
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Mapping, Protocol, Union
+from typing import Callable, Iterator, Mapping, Protocol, Sequence, Union
 
 from csp2sat.diagnostics import CspError, Exit
 from csp2sat.syntax import Domain, Model
@@ -878,15 +878,25 @@ def _declare_assumed_variables(sat) -> None:
     `v ∨ ¬v` on the largest such variable declares it (and every smaller one) without
     constraining anything.
     """
-    search = sat.solve
-
-    def solve(assumptions=(), *args, **kwargs):
+    def declare(assumptions) -> None:
         highest = max((abs(literal) for literal in assumptions), default=0)
         if highest > sat.nof_vars():
             sat.add_clause([highest, -highest])
-        return search(assumptions, *args, **kwargs)
 
-    sat.solve = solve
+    _before_search(sat, declare)
+
+
+def _before_search(sat, prepare: Callable[[Sequence[int]], None], methods: tuple[str, ...] = ("solve",)) -> None:
+    """Make `sat`'s `methods` call `prepare(assumptions)` first (it adds the clauses a solver needs before
+    it can search under them: `_declare_assumed_variables`, `_freeze_assumed_variables`, `_never_empty`)."""
+    for method in methods:
+        search = getattr(sat, method)
+
+        def prepared(assumptions=(), *args, _search=search, **kwargs):
+            prepare(assumptions)
+            return _search(assumptions, *args, **kwargs)
+
+        setattr(sat, method, prepared)
 
 
 def _freeze_assumed_variables(sat) -> None:
@@ -897,32 +907,26 @@ def _freeze_assumed_variables(sat) -> None:
     usage error ... assuming melted literal", exit 134: `--count -O enumerate=cubes` of two
     unconstrained Booleans). A tautology `v ∨ ¬v` freezes each such variable the first time it is assumed.
     """
-    search = sat.solve
     frozen: set[int] = set()
 
-    def solve(assumptions=(), *args, **kwargs):
+    def freeze(assumptions) -> None:
         for literal in assumptions:
             if abs(literal) not in frozen:
                 frozen.add(abs(literal))
                 sat.add_clause([literal, -literal])
-        return search(assumptions, *args, **kwargs)
 
-    sat.solve = solve
+    _before_search(sat, freeze)
 
 
 def _never_empty(sat) -> None:
     """Keep `sat` (MapleSAT) from searching a formula with no variable: its search crashes the process there
     (segmentation fault, exit 139: `--count -O enumerate=cubes` of a file whose constraints all became bounds).
     A tautology on variable 1 gives it one, constraining nothing."""
-    for method in ("solve", "solve_limited"):
-        search = getattr(sat, method)
+    def give_a_variable(assumptions) -> None:
+        if sat.nof_vars() <= 0:
+            sat.add_clause([1, -1])
 
-        def guarded_search(*args, _search=search, **kwargs):
-            if sat.nof_vars() <= 0:
-                sat.add_clause([1, -1])
-            return _search(*args, **kwargs)
-
-        setattr(sat, method, guarded_search)
+    _before_search(sat, give_a_variable, ("solve", "solve_limited"))
 
 
 def _conflicts(sat) -> int | None:
