@@ -130,16 +130,21 @@ def read_regions(text: str) -> tuple[list[list[int]], list[list[Token]]]:
 
 
 def sections(text: str, count: int) -> list[str]:
-    """The first `count` blank-line-separated sections of a board text (e.g. Heyawake's room grid, then its
+    """The `count` blank-line-separated sections of a board text (e.g. Heyawake's room grid, then its
     numbers), each as the whole text with every other line blanked, so that positions stay those of the file.
 
-    Raises `PuzzleError` when the text has fewer sections.
+    Lines of ``;`` comments neither start nor end a section; past the last section only ``#`` comment
+    lines may follow. Raises `PuzzleError` when the text has fewer sections, or more (at the first line of
+    the first one too many: a third grid must not be read as more rows of the second).
     """
     lines = text.splitlines()
     groups: list[list[int]] = []
     previous_blank = True
     for i, raw in enumerate(lines):
-        if not raw.strip():
+        stripped = raw.strip()
+        if stripped.startswith(";"):
+            continue
+        if not stripped:
             previous_blank = True
             continue
         if previous_blank:
@@ -149,6 +154,10 @@ def sections(text: str, count: int) -> list[str]:
     if len(groups) < count:
         raise PuzzleError(f"the board needs {count} grids separated by a blank line, and has {len(groups)}",
                           len(lines) or 1, 1)
+    for extra in groups[count:]:
+        if not all(lines[i].strip().startswith("#") for i in extra):
+            raise PuzzleError(f"the board has {count} grids separated by a blank line, and this is one more",
+                              extra[0] + 1, 1)
     out = []
     for index in range(count):
         keep = set(groups[index]) if index < count - 1 else {i for g in groups[index:] for i in g}

@@ -26,6 +26,12 @@ def test_reader():
     assert heyawake.read("0 0\n\n0 -\n").numbers == {0: 0}
 
 
+def test_comment_lines_around_the_grids():
+    """A `;` comment block of its own is not the room grid, and `#` notes may follow the numbers."""
+    puzzle = heyawake.read("; from a magazine\n\n" + SMALL + "\n# solved by hand\n")
+    assert puzzle.numbers == heyawake.read(SMALL).numbers
+
+
 @pytest.mark.parametrize(
     "text, message, line, col",
     [
@@ -34,6 +40,8 @@ def test_reader():
         ("0 1\n\n- 2\n", "larger than its room", 3, 3),
         ("0 1\n\n- - -\n", "number grid is 1x3", 3, 1),
         ("0 1\n\n- x\n", "unknown cell 'x'", 3, 3),
+        # a third grid is not more rows of the second (it was read as a 2x2 number grid)
+        ("0 1\n\n- -\n\n- -\n", "this is one more", 5, 1),
     ],
 )
 def test_reader_errors_have_positions(text, message, line, col):
