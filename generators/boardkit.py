@@ -872,13 +872,15 @@ class Svg:
             ' stroke-linecap="square"/>'
         )
 
-    def text(self, r: int, c: int, text: str, bold: bool = False, color: str = "black") -> None:
-        """Text centred in a cell (`bold` for a given number, `color` e.g. white on a black cell)."""
-        x, y = self._xy(r + 0.5, c + 0.5)
+    def text(self, r: int, c: int, text: str, bold: bool = False, color: str = "black",
+             at: tuple[float, float] = (0.5, 0.5), scale: float = 1.0) -> None:
+        """Text centred in a cell (`bold` for a given number, `color` e.g. white on a black cell), or centred
+        at another point `at` of the cell (row and column fractions) in a font `scale` times the usual."""
+        x, y = self._xy(r + at[0], c + at[1])
         weight = ' font-weight="bold"' if bold else ""
         fill = f' fill="{color}"' if color != "black" else ""
         self.parts.append(
-            f'<text x="{x}" y="{y}" font-family="sans-serif" font-size="{self.unit * 0.55:.0f}"{weight}{fill}'
+            f'<text x="{x}" y="{y}" font-family="sans-serif" font-size="{self.unit * 0.55 * scale:.0f}"{weight}{fill}'
             f' text-anchor="middle" dominant-baseline="central">{_xml_escape(text)}</text>'
         )
 

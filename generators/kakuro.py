@@ -173,12 +173,18 @@ def render(puzzle: Kakuro, digits: list[list[int | None]], fmt: str) -> str:
     svg.regions([[0] * puzzle.cols for _ in range(puzzle.rows)], {})
     for r, row in enumerate(cells):
         for c, text in enumerate(row):
-            if (r, c) in puzzle.black:
-                svg.cell(r, c, "#333333")
-                if text != BLACK:
-                    svg.text(r, c, text, color="white")
-            else:
+            if (r, c) not in puzzle.black:
                 svg.text(r, c, text)
+                continue
+            svg.cell(r, c, "#333333")
+            down, across = puzzle.black[r, c]
+            if down or across:
+                # the usual clue cell: a diagonal, the down sum below it and the across sum above it, so that
+                # two 2-digit sums fit in one cell
+                svg.line(r, c, r + 1, c + 1, 1, "white")
+                for value, at in ((down, (0.72, 0.3)), (across, (0.3, 0.72))):
+                    if value:
+                        svg.text(r, c, str(value), color="white", at=at, scale=0.65)
     return svg.document()
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
+
 import pytest
 
 from csp2sat.generators import kakuro, puzzlink
@@ -54,7 +56,12 @@ def test_answer_checks_and_draws():
     assert kakuro.check(puzzle, digits) == []
     assert kakuro.render(puzzle, digits, "answer") == expected_answer("kakuro", "pzprjs_5x5")
     assert kakuro.render(puzzle, digits, "drawing").splitlines()[1] == "   #  4\\8    5    3 10\\-    #"
-    assert "<text" in kakuro.render(puzzle, digits, "svg")
+    svg = ET.fromstring(kakuro.render(puzzle, digits, "svg"))
+    texts = {(t.get("x"), t.get("y")): t.text for t in svg.iter("{http://www.w3.org/2000/svg}text")}
+    # the clue 4\8 at row 1, column 1 (x, y 36..68): a white diagonal, the down sum 4 below it, 8 above it
+    assert any(line.get("stroke") == "white" and [line.get(k) for k in ("x1", "y1", "x2", "y2")] == ["36", "36", "68", "68"]
+               for line in svg.iter("{http://www.w3.org/2000/svg}line"))
+    assert texts["45.6", "59.04"] == "4" and texts["59.04", "45.6"] == "8"
     wrong = [row[:] for row in digits]
     wrong[1][2] = 3
     assert {v.rule for v in kakuro.check(puzzle, wrong)} >= {"a run holds different digits",
