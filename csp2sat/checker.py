@@ -93,6 +93,21 @@ def check(tree: SyntaxTree) -> Model:
         raise CspError(
             "the file is nested too deeply to check", 0, 0, tree.file, Exit.LIMIT
         ) from None
+    except CspError as err:
+        err.notes += _odd_tokens_of_statement(tree, err.line, err.col)
+        raise
+
+
+def _odd_tokens_of_statement(tree: SyntaxTree, line: int, col: int) -> tuple[str, ...]:
+    """The parser's warnings inside the statement holding (`line`, `col`), as notes of an error there: an odd
+    token is often the error's cause (`(= x 1e3)` is `(= x 1 e3)`), and warnings are not printed after an error."""
+    if not tree.warnings or line <= 0:
+        return ()
+    for statement, end in zip(tree.statements, tree.ends):
+        if (statement.line, statement.col) <= (line, col) <= end:
+            return tuple(f"{w.line}:{w.col}: {w.message}" for w in tree.warnings
+                         if (statement.line, statement.col) <= (w.line, w.col) <= end)
+    return ()
 
 
 def _args(n: int) -> str:

@@ -882,6 +882,10 @@ def parse_text(text: str, file: str = "<string>", max_nesting: int | None = None
                     statements = _drive(_lark_tables(), _lark_tokens(text))
                 except UnexpectedInput as err:
                     error = _syntax_error(err, text, file)
+                    # an odd token on the error's line is often its cause ('1e3' is 1 and a symbol 'e3'), and
+                    # the warnings about them are not otherwise printed when reading fails
+                    error.notes += tuple(f"{w.line}:{w.col}: {w.message}" for w in _odd_token_warnings(
+                        text, file, _line_starts(text)) if w.line == error.line)
                     if text.lstrip().startswith("<"):
                         error.notes += ("this looks like XML: XCSP3 is read from a file named FILE.xml (.xml.gz, "
                                         ".xml.lzma), or from standard input by `csp2sat convert -`",)
@@ -1012,9 +1016,12 @@ def _odd_token_warnings(text: str, file: str, line_starts: list[int]) -> tuple[D
             message = f"'-{word}' is read as '-' followed by '{word}' (as Sugar does); write (- {word}) to negate"
         elif m.group("glued"):
             line, col = _line_col(line_starts, m.start())
+            rest = _pattern("SYMBOL_RE").match(text, m.start("glued"))
+            word = rest.group(0) if rest else m.group("glued")
             message = (
-                f"'{m.group('num')}' is directly followed by '{m.group('glued')}': read as the number "
-                f"{int(m.group('num').split('.')[0])} and a separate symbol (as Sugar does); put a space between them"
+                f"'{m.group('num')}{word}' is read as the number {int(m.group('num').split('.')[0])} followed by the "
+                f"symbol '{word}' (as Sugar does: numbers are plain decimal integers, no exponent, hexadecimal or "
+                "'_'); put a space between them if two tokens were meant"
             )
         elif m.group("frac"):
             line, col = _line_col(line_starts, m.start())

@@ -70,8 +70,36 @@ def test_tokenizer_quirks_with_warnings() -> None:
     assert tree.statements[3].formula == Node("eq", (sym("y"), sym("-"), sym("x")))
     assert formula("(= x -5)") == Node("eq", (sym("x"), const(-5)))
     messages = [w.message for w in tree.warnings]
-    assert len(messages) == 3 and "'1'" in messages[0] and "2.7" in messages[1] and "'-x'" in messages[2]
+    assert len(messages) == 3 and "'1x' is read as the number 1 followed by the symbol 'x'" in messages[0]
+    assert "2.7" in messages[1] and "'-x'" in messages[2]
     assert [w.line for w in tree.warnings] == [2, 3, 4]
+
+
+@pytest.mark.parametrize(
+    "text, error, note",
+    [
+        # the parser's error: 'e3' where a bound was expected
+        ("(int x 0 1e3)", "1:11: error: unexpected symbol 'e3'", "note: 1:10: '1e3' is read as the number 1"),
+        # the checker's error at the statement, the odd token on a later line of it
+        ("(int x 0 9)\n(=\n  x\n  1e3)", "2:1: error: '=' takes 2 arguments, got 3", "note: 4:3: '1e3' is read"),
+        ("(int x 0 9)\n(= x (+ 0x1 1))", "2:10: error: undefined integer variable 'x1'", "note: 2:9: '0x1' is read"),
+    ],
+)
+def test_an_error_notes_the_odd_tokens_that_may_cause_it(text: str, error: str, note: str) -> None:
+    """Warnings are not printed when reading fails, so the error carries the odd tokens of its place."""
+    from csp2sat.checker import check
+
+    with pytest.raises(CspError) as caught:
+        check(parse_text(text, file="f.csp"))
+    assert f"f.csp:{error}" in str(caught.value) and f"f.csp: {note}" in str(caught.value)
+
+
+def test_an_error_elsewhere_has_no_note() -> None:
+    from csp2sat.checker import check
+
+    with pytest.raises(CspError) as caught:
+        check(parse_text("(int x 0 9)\n(= y 1)\n(= x 1e3)", file="f.csp"))
+    assert "undefined" in str(caught.value) and not caught.value.notes
 
 
 def test_symbol_characters_and_unicode() -> None:
