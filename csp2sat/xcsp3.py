@@ -21,7 +21,7 @@ true when it is not 0. Whatever is not supported raises `CspError` with
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
+from typing import Iterable, Union
 
 from csp2sat._gc import gc_paused
 from csp2sat.diagnostics import CspError, Exit
@@ -42,7 +42,7 @@ from csp2sat.xcsp3_read import (
     split_top,
 )
 
-__all__ = ["Translation", "read_xcsp3", "parse_xcsp3", "translate", "sugar_name"]
+__all__ = ["Translation", "read_xcsp3", "parse_xcsp3", "translate", "sugar_name", "sugar_names"]
 
 # Largest set of values a nValues decomposition may range over.
 MAX_NVALUES_VALUES = 100_000
@@ -51,6 +51,25 @@ MAX_NVALUES_VALUES = 100_000
 def sugar_name(xcsp_id: str) -> str:
     """The Sugar name of an XCSP3 variable: ``x[2][3]`` -> ``x.2.3``."""
     return xcsp_id.replace("][", ".").replace("[", ".").replace("]", "") if "[" in xcsp_id else xcsp_id
+
+
+# XCSP3 ids that Sugar's syntax reads as something else: a variable `nil` written into a cumulative task is no
+# origin at all, `(= true 2)` compares a formula.
+_SUGAR_WORDS = frozenset({"nil", "true", "false"})
+
+
+def sugar_names(xcsp_ids: Iterable[str]) -> dict[str, str]:
+    """The Sugar name of every XCSP3 variable (`sugar_name`), with `_` appended to the ids that are words of
+    Sugar's syntax (``nil``, ``true``, ``false``) until the name is no other variable's."""
+    names = {xid: sugar_name(xid) for xid in xcsp_ids}
+    taken = set(names.values())
+    for xid, name in names.items():
+        if name in _SUGAR_WORDS:
+            while name in taken:
+                name += "_"
+            taken.add(name)
+            names[xid] = name
+    return names
 
 
 @dataclass
@@ -336,9 +355,9 @@ class _Translator:
 
     def run(self) -> Translation:
         inst = self.inst
+        self.names.update(sugar_names(inst.domains))
         for xid, domain in inst.domains.items():
-            name = sugar_name(xid)
-            self.names[xid] = name
+            name = self.names[xid]
             if domain.is_empty():
                 raise CspError(f"variable {xid} has an empty domain", inst.lines.get(xid, 0), 0, inst.file, Exit.SEMANTIC)
             self.model.int_vars[name] = IntVar(name, domain, inst.lines.get(xid, 0), 0)

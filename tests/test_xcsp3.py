@@ -249,6 +249,23 @@ def test_convert_writes_a_sugar_file_with_the_same_model(tmp_path, capsys) -> No
     assert rel(sugar) == rel(model) and sugar.objective.var == model.objective.var
 
 
+def test_convert_renames_ids_that_are_words_of_sugar(tmp_path, capsys) -> None:
+    """`nil`, `true` and `false` are XCSP3 ids and Sugar words: written as they are, the origin `nil` of a task
+    was read as no origin (24 answers instead of 4) and `(= true 2)` was an error."""
+    variables = '<var id="nil"> 0..3 </var><var id="e"> 0..5 </var><var id="true"> 0..2 </var><var id="true_"> 1..2 </var>'
+    constraints = ("<cumulative><origins> nil </origins><lengths> 2 </lengths><ends> e </ends><heights> 1 </heights>"
+                   "<condition> (le,1) </condition></cumulative><intension> eq(true,true_) </intension>")
+    src = tmp_path / "k.xml"
+    src.write_text(_xml(variables, constraints))
+    status, _, err = run_cli(capsys, "convert", str(src), "-o", str(tmp_path / "k.csp"))
+    assert status == 0, err
+    text = (tmp_path / "k.csp").read_text()
+    assert "(int nil_ 0 3)" in text and "(int true__ 0 2)" in text and "(= true__ true_)" in text
+    status, out, err = run_cli(capsys, "solve", "--count", str(tmp_path / "k.csp"))
+    assert status == 0 and "c SOLUTIONS 8" in out, err  # e = nil + 2 (4 ways) times true = true_ (2 ways)
+    assert len(_brute(parse_xcsp3(src.read_text()))) == 8
+
+
 def test_a_wrong_translation_is_caught_by_the_xml_check(monkeypatch, tmp_path, capsys) -> None:
     """Break the translator on purpose: the answer must be withheld (exit 8), not printed."""
     from csp2sat import xcsp3
