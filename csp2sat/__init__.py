@@ -22,9 +22,10 @@ __all__ = ["__version__", "parse", "solve"]
 def parse(text_or_path: "str | os.PathLike[str]") -> "Model":
     """Parse and check a Sugar CSP file or text into a `Model`; raises `CspError` for bad input.
 
-    The argument is read as a path if it names an existing file or ends in
-    ``.csp`` without a ``(`` (a missing ``.csp`` file is an error with exit `Exit.IO`),
-    else as CSP text.
+    The argument is read as a path if it names an existing file, or if it is one line without a ``(`` (every
+    Sugar statement has one; so a missing file or a directory is an error with exit `Exit.IO`, not CSP text),
+    else as CSP text. An XCSP3 path (``.xml``, ``.xml.gz``, ``.xml.lzma``) is translated (names ``x[1]`` become
+    ``x.1``), as `csp2sat convert` does.
     """
     from csp2sat.checker import check
     from csp2sat.diagnostics import CspError, Exit, decode_utf8
@@ -36,8 +37,12 @@ def parse(text_or_path: "str | os.PathLike[str]") -> "Model":
         raise TypeError(f"parse takes CSP text (str) or a path, not {type(text_or_path).__name__}")
     if isinstance(text_or_path, os.PathLike) or (
         "\n" not in text_or_path and os.path.isfile(text_or_path)  # an existing file, '(' in its name or not
-    ) or ("(" not in text_or_path and text_or_path.endswith(".csp")):
+    ) or ("(" not in text_or_path and "\n" not in text_or_path.strip() and text_or_path.strip()[:1] not in ("", ";")):
         path = os.fspath(text_or_path)
+        if path.endswith((".xml", ".xml.gz", ".xml.lzma")):
+            from csp2sat.xcsp3 import read_xcsp3
+
+            return read_xcsp3(path).model
         try:
             with open(path, "rb") as handle:
                 text = decode_utf8(handle.read(), path)

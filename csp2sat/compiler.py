@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from array import array
-from typing import Any, Iterator
+from typing import Any, Iterator, Mapping
 
 from csp2sat import memory
 from csp2sat.encoders.alldifferent import METHODS as ALLDIFF_METHODS
@@ -220,7 +220,9 @@ class Compiled:
         if isinstance(value, bool):
             v = self._bool_var(name)
             return [v if value else -v]
-        i = self._int_index[name]
+        i = self._int_index.get(name)
+        if i is None:
+            raise KeyError(f"no integer variable {name!r}")
         if self.log is not None and i in self.log.bits:
             if value not in self.normal.int_domains[i]:
                 raise ValueError(f"{name} = {value} is impossible (outside its domain)")
@@ -705,6 +707,11 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
     `single_answer` is a usage error. ``objective``/``shrink`` are read by `csp2sat.solver.Search`.
     Raises `CspError` for constructs that cannot be compiled, and (`Exit.USAGE`) for unknown options.
     """
+    if not isinstance(model, Model):
+        raise TypeError(f"compile_model takes a checked Model (csp2sat.parse(TEXT_OR_PATH)), not {type(model).__name__}")
+    if options is not None and not isinstance(options, Mapping):
+        raise TypeError(f"compile_model's options are a dict such as {{'alldifferent': 'pairwise'}}, not "
+                        f"{type(options).__name__}")
     opts = dict(DEFAULT_OPTIONS)
     for key, value in (options or {}).items():
         if key not in OPTION_CHOICES:

@@ -620,6 +620,8 @@ class SolutionSpace:
 
     def solutions(self, limit: int | None = None) -> Iterator[Answer]:
         """Every answer (at most `limit`), by disjoint cubes or by blocking clauses (`method`, see the module docstring)."""
+        if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool)):
+            raise TypeError(f"solutions(limit) takes a whole number or None, not {limit!r}")
         with self._query():
             yield from self._solutions(limit)
 
@@ -765,6 +767,18 @@ def open_space(
     The enumeration method and the SAT mode are the compiled options ``-O enumerate=`` and ``-O satmode=``
     (`enumeration_settings`; `enumerating`: the space is opened to list or count all answers).
     """
+    from csp2sat.compiler import Compiled
+    from csp2sat.syntax import Model
+
+    if not isinstance(compiled, Compiled) or not isinstance(model, Model):
+        raise TypeError(f"open_space takes (compiled, model): compile_model(model) and the model, not "
+                        f"({type(compiled).__name__}, {type(model).__name__})")
+    known = compiled.model
+    strangers = [n for n in model.int_vars if n not in known.int_vars] + [
+        n for n in model.bool_vars if n not in known.bool_vars]
+    if strangers:
+        raise ValueError(f"the model's variable {strangers[0]} is not in the compiled model: pass the model that "
+                         "was compiled")
     method, mode = enumeration_settings(compiled, model, enumerating)
     return SolutionSpace(
         CompiledSpace(compiled, model, verify, names), solver, model_objective(compiled, model), method, mode

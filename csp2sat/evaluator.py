@@ -695,6 +695,9 @@ def _value_problem(
 ) -> tuple[str, bool] | None:
     """Why `values[key]` is no acceptable value for `decl` and whether that stops evaluation, or None."""
     if key not in values:
+        if decl.name.startswith("_"):  # a hidden variable: not in printed answers, nor in a Result's `values`
+            return (f"variable {decl.name} has no value (a hidden '_' variable: answers do not print it; a "
+                    "Result's `all_values` holds it)"), True
         return f"variable {decl.name} has no value", True
     value = values[key]
     if is_int:

@@ -887,8 +887,7 @@ def parse_text(text: str, file: str = "<string>", max_nesting: int | None = None
                     error.notes += tuple(f"{w.line}:{w.col}: {w.message}" for w in _odd_token_warnings(
                         text, file, _line_starts(text)) if w.line == error.line)
                     if text.lstrip().startswith("<"):
-                        error.notes += ("this looks like XML: XCSP3 is read from a file named FILE.xml (.xml.gz, "
-                                        ".xml.lzma), or from standard input by `csp2sat convert -`",)
+                        error.notes += (_xml_note(file),)
                     raise error from None
             odd[0] = True
         if max_nesting != 0:
@@ -1001,6 +1000,15 @@ def _line_col(line_starts: list[int], offset: int) -> tuple[int, int]:
 
 def _line_starts(text: str) -> list[int]:
     return [0] + [m.end() for m in re.finditer("\n", text)]
+
+
+def _xml_note(file: str) -> str:
+    """What to do with an XML text given where a Sugar CSP file is read."""
+    if file.endswith((".xml", ".xml.gz", ".xml.lzma", ".xml.xz")):  # named as XCSP3, given to a Sugar-only reader
+        return (f"{file} is XCSP3, and this reads Sugar CSP files only: `csp2sat solve {file}` solves it as it is, "
+                f"`csp2sat convert {file} -o FILE.csp` writes its Sugar CSP file")
+    return ("this looks like XML: XCSP3 is read from a file named FILE.xml (.xml.gz, .xml.lzma), or from standard "
+            "input by `csp2sat convert -`")
 
 
 def _odd_token_warnings(text: str, file: str, line_starts: list[int]) -> tuple[Diagnostic, ...]:

@@ -1810,6 +1810,8 @@ def solve(
     """
     from csp2sat.compiler import compile_model
 
+    if on_answer is not None and not callable(on_answer):
+        raise TypeError(f"on_answer is a function of (values, objective values), not {on_answer!r}")
     start = time.perf_counter()
     watchdog = Watchdog(timeout)  # the time limit covers parsing and encoding too
     search = None

@@ -310,3 +310,13 @@ def test_installed_command_from_another_directory(tmp_path) -> None:
     assert run.returncode == 0, run.stderr
     run = subprocess.run(cmd + ["solve", "g.csp"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0 and "o 11\n" in run.stdout and run.stdout.endswith("s OPTIMUM FOUND\n")
+
+
+@pytest.mark.parametrize("command", ["check", "fmt", "explain", "encode"])
+def test_a_sugar_only_command_given_an_xcsp3_file_says_what_reads_it(command, tmp_path, capsys) -> None:
+    """The note said "XCSP3 is read from a file named FILE.xml" to a file named so."""
+    path = tmp_path / "m.xml"
+    path.write_text(_xml(V3, "<allDifferent> x[] </allDifferent>"))
+    outputs = ["-o", str(tmp_path / "m.cnf"), "--map", str(tmp_path / "m.map")] if command == "encode" else []
+    status, _, err = run_cli(capsys, command, *outputs, str(path))
+    assert status == Exit.SYNTAX and f"`csp2sat solve {path}` solves it" in err and "csp2sat convert" in err
