@@ -51,6 +51,9 @@ def test_read_other_verdicts(text: str, status: str) -> None:
         ("hello\n", (1, 1), "verdict"),
         ("", (1, 1), "empty"),
         ("SAT\n1 2\n", (0, 0), "not terminated"),
+        # a literal and its negation (it was read as true), and literals after the model's 0 (they were read)
+        ("s SATISFIABLE\nv 1 -2 3\nv -1 0\n", (3, 3), "variable 1 both values"),
+        ("s SATISFIABLE\nv 1 2 0\nv 3 0\n", (3, 3), "after the 0"),
     ],
 )
 def test_bad_solver_output_is_a_positioned_error(text: str, where: tuple[int, int], words: str) -> None:
@@ -154,6 +157,9 @@ def test_decode_refuses_what_it_cannot_verify(tmp_path: Path, capsys: pytest.Cap
     partial.write_text("s SATISFIABLE\nv -1 0\n")
     status, out, err = run_cli(capsys, "decode", str(map_file), str(partial))
     assert (status, out) == (Exit.VERIFY, "") and "gives no value to CNF variable" in err
+    # --no-verify reads the missing variables as false and still checks the answer (it said "not verified")
+    status, out, err = run_cli(capsys, "decode", "--no-verify", str(map_file), str(partial))
+    assert "read as false" in err and "not verified" not in err
 
 
 def test_encode_from_stdin_records_stdin(tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch) -> None:

@@ -52,13 +52,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _unverifiable(reason: str, map_path: str, verify: bool) -> None:
-    """Refuse (exit 8) an answer that cannot be checked, or with --no-verify only warn."""
+def _unverifiable(reason: str, map_path: str, verify: bool, anyway: str = "the answer is not verified") -> None:
+    """Refuse (exit 8) an answer that cannot be checked, or with --no-verify only warn (saying what is done
+    `anyway`)."""
     if verify:
         raise CspError(
             f"{reason}; the answer cannot be verified (--no-verify prints it anyway)", file=map_path, exit=Exit.VERIFY
         )
-    print(f"{map_path}: warning: {reason}; the answer is not verified", file=sys.stderr)
+    print(f"{map_path}: warning: {reason}; {anyway}", file=sys.stderr)
 
 
 def _verify(mapping: dict, values: dict, map_path: str, source_arg: str | None, verify: bool) -> None:
@@ -107,6 +108,7 @@ def run(args: argparse.Namespace) -> int:
             + "); is the output truncated?",
             display_name(args.output),
             args.verify,
+            "the missing variables are read as false",  # and the answer is still checked when it can be
         )
     values = decode_assignment(mapping, result.true_vars)
     _verify(mapping, values, args.map, args.source, args.verify)  # before any output: a failed check prints no answer
