@@ -256,7 +256,7 @@ def _run_csp(task: Task, settings: Settings) -> dict:
     from csp2sat.enumerate import open_space
     from csp2sat.solver import is_interrupt
 
-    compiled = compile_model(model)
+    compiled = compile_model(model, enumerating=settings.mode == "count")
     compiled_at = time.perf_counter()
     fields: dict[str, Any] = {"cnf": {"vars": compiled.num_vars, "clauses": compiled.num_clauses}}
     with open_space(compiled, model, settings.solver, verify=True, enumerating=settings.mode == "count") as space:

@@ -61,6 +61,11 @@ OPTION_CHOICES: dict[str, tuple[str, ...]] = {
 VECTOR_MIN_CNF = 300_000
 # "large=auto": integer variables with more values than this are log-encoded (encoders/log.py).
 LOG_THRESHOLD = 1 << 16
+# ... and, to list or count every answer, the file's own variables with more values than this: each answer
+# then costs a SAT call, a model and a blocking clause, each in time proportional to the CNF's variables,
+# which the order encoding makes one per value (x + y = 3000 over 0..2999: 3.4 s to count 2,999 answers,
+# 0.4 s log-encoded; jss-random-6x6's 447 values count 2x faster in the order encoding; docs/performance.md).
+ENUMERATION_LOG_THRESHOLD = 1024
 # ... and so are variables with more values than this that share a linear literal with a log
 # variable: as order-encoded inputs of a binary sum they would give one input per value.
 LOG_LINK_THRESHOLD = 64
@@ -641,10 +646,11 @@ class _Seen:
         self.name_all = name_all  # option disjunction=named: every sum but one named, as before
 
 
-def _choose_log(normal: NormalCSP, large: str) -> list[bool]:
+def _choose_log(normal: NormalCSP, large: str, enumerating: bool = False) -> list[bool]:
     """Which integer variables are log-encoded (option ``large``; see docs/encodings.md).
 
-    ``auto``: more than `LOG_THRESHOLD` values, then, to a fixpoint, more than
+    ``auto``: more than `LOG_THRESHOLD` values (`enumerating`: a variable of the file with more than
+    `ENUMERATION_LOG_THRESHOLD`), then, to a fixpoint, more than
     `LOG_LINK_THRESHOLD` values and in a linear literal with a log variable.
     Variables of an alldifferent stay in the order encoding (value-wise
     alldifferent) unless their domain is beyond `LOG_THRESHOLD`.
@@ -652,10 +658,14 @@ def _choose_log(normal: NormalCSP, large: str) -> list[bool]:
     doms = normal.int_domains
     if large == "order":
         return [False] * len(doms)
+    in_alldiff = {v for ad in normal.alldiffs for v in ad.vars}
     if large == "log":
-        in_alldiff = {v for ad in normal.alldiffs for v in ad.vars}
         return [d.size > 2 and (i not in in_alldiff or d.size > LOG_THRESHOLD) for i, d in enumerate(doms)]
     is_log = [d.size > LOG_THRESHOLD for d in doms]
+    if enumerating:
+        names = normal.int_names
+        is_log = [lg or (d.size > ENUMERATION_LOG_THRESHOLD and names[i] is not None and i not in in_alldiff)
+                  for i, (d, lg) in enumerate(zip(doms, is_log))]
     if not any(is_log):
         return is_log
     # Variables linked by a linear literal; only those large enough to matter.
@@ -692,7 +702,7 @@ def estimated_clauses(model: Model, options: dict[str, str] | None = None) -> in
 
 
 def compile_model(model: Model, selectors: bool = False, options: dict[str, str] | None = None,
-                  single_answer: bool = False) -> Compiled:
+                  single_answer: bool = False, enumerating: bool = False) -> Compiled:
     """Compile a checked model to CNF by the order encoding.
 
     `selectors`: give each ``model.constraints[i]`` a literal ``selectors[i]``
@@ -701,6 +711,8 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
     encodings: ``{"alldifferent": "auto" | "amo" | "pairwise" | "relational", "cardinality": "auto" | "totalizer" | "order"}``
     (cardinality: sums of ±1·(0/1 variable) by a totalizer, or split like any sum by "order"),
     ``"large": "auto" | "log" | "order"`` (variables with huge domains); see docs/encodings.md.
+    `enumerating`: the caller lists or counts every answer (``large=auto`` then log-encodes the file's variables
+    of more than `ENUMERATION_LOG_THRESHOLD` values, whose order literals would make every answer slow).
     `single_answer`: the caller wants one answer (or one optimal answer), not all of them;
     then ``"symmetry": "auto"`` adds value-symmetry-breaking constraints where they are
     provably safe (`csp2sat.symmetry`), which removes answers: ``"symmetry": "on"`` without
@@ -742,7 +754,7 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
     t1 = time.perf_counter()
     pool = Pool(normal.num_bools)
     sels = [pool.new() for _ in model.constraints] if selectors else None
-    is_log = _choose_log(normal, opts["large"])
+    is_log = _choose_log(normal, opts["large"], enumerating)
     # Value-precedence constraints compare the variables they order; the choice of encoding goes by the user's own.
     compared_vars = normal.compared_variables(len(declared.constraints)) if normal.alldiffs else []
     estimate = memory.check_cnf(model, normal, is_log, opts, PAIRWISE_LIMIT, compared_vars)

@@ -47,12 +47,13 @@ def _parse(text: str):
         pytest.fail(f"the front end rejects a generated file: {err}\n{text}")
 
 
-def _compiled_answers(model, options: dict[str, str] | None = None) -> tuple[str, int | None, set[tuple]]:
+def _compiled_answers(model, options: dict[str, str] | None = None,
+                      enumerating: bool = False) -> tuple[str, int | None, set[tuple]]:
     """Status, optimum and the set of printed answers, from `compile_model` and PySAT enumeration."""
     from csp2sat.compiler import compile_model
     from csp2sat.enumerate import open_space
 
-    compiled = compile_model(model, options=options)
+    compiled = compile_model(model, options=options, enumerating=enumerating)
     printed = [v.name for v in model.printed_int_vars()] + [model.bool_key(b.name) for b in model.printed_bool_vars()]
     answers: set[tuple] = set()
     # The enumeration checks every decoded answer with the evaluator (VERIFY error if it fails).
@@ -83,6 +84,17 @@ def test_compiled_cnf_has_exactly_the_brute_force_answers(text: str) -> None:
 @given(scheduling_texts())
 def test_cumulative_and_disjunctive_compile_to_the_brute_force_answers(text: str) -> None:
     _compare_compiled(text)
+
+
+# Listing every answer log-encodes the file's variables with many values (ENUMERATION_LOG_THRESHOLD, 1,024),
+# next to order-encoded ones linked to them or not: here from 3 values on, so that small files have both.
+@SETTINGS
+@given(st.one_of(csp_texts(), scheduling_texts()))
+def test_enumeration_with_log_encoded_variables_has_exactly_the_brute_force_answers(text: str) -> None:
+    from unittest import mock
+
+    with mock.patch("csp2sat.compiler.ENUMERATION_LOG_THRESHOLD", 2):
+        _compare_compiled(text, enumerating=True)
 
 
 # The direct (one-hot) encoding, forced on every variable of more than two values
@@ -134,10 +146,10 @@ def test_direct_encoding_with_selectors(text: str, choice: str) -> None:
         assert (not found) == (expected.status == "UNSATISFIABLE"), text
 
 
-def _compare_compiled(text: str, options: dict[str, str] | None = None) -> None:
+def _compare_compiled(text: str, options: dict[str, str] | None = None, enumerating: bool = False) -> None:
     model = _parse(text)
     expected = brute_force(model)
-    status, optimum, answers = _compiled_answers(model, options)
+    status, optimum, answers = _compiled_answers(model, options, enumerating)
     assert status == expected.status, text
     assert optimum == expected.optimum, text
     assert answers == expected.answers, _describe(expected, answers) + "\n" + text

@@ -292,7 +292,8 @@ def _run_mode(args: argparse.Namespace, model, options: dict[str, str], out: "_T
     from csp2sat.compiler import compile_model
     from csp2sat.solver import without_auto
 
-    compiled = compile_model(model, options=options)
+    every = bool(getattr(args, "all", False) or getattr(args, "count", False))  # every answer: listed or counted
+    compiled = compile_model(model, options=options, enumerating=every)
     if args.verbose:  # the lines of plain solving up to the CNF; the mode adds its own line at the end
         from csp2sat import output
 
