@@ -85,8 +85,9 @@ def test_timeout_must_be_a_positive_number_of_seconds(capsys, command: str, valu
 
 
 def test_timeout_interrupts_a_long_optimisation() -> None:
-    # Golomb ruler 8 takes many seconds to prove optimal; one second gives an unproven answer.
-    result = solve(CONFORMANCE / "sugar-examples" / "golombRuler-8.csp", timeout=1.0)
+    # Golomb ruler 8 takes about 1.5 s to prove optimal on an idle 2-core machine (1 s was sometimes enough
+    # there); 0.4 s gives an unproven answer or none.
+    result = solve(CONFORMANCE / "sugar-examples" / "golombRuler-8.csp", timeout=0.4)
     assert not result.proven
     assert result.status in (SATISFIABLE, UNKNOWN)
     if result.status == SATISFIABLE:
