@@ -39,7 +39,9 @@ def parse(text_or_path: "str | os.PathLike[str]") -> "Model":
         "\n" not in text_or_path and os.path.isfile(text_or_path)  # an existing file, '(' in its name or not
     ) or ("(" not in text_or_path and "\n" not in text_or_path.strip() and text_or_path.strip()[:1] not in ("", ";")):
         path = os.fspath(text_or_path)
-        if path.endswith((".xml", ".xml.gz", ".xml.lzma")):
+        from csp2sat.xcsp3_read import XCSP3_SUFFIXES
+
+        if path.endswith(XCSP3_SUFFIXES):
             from csp2sat.xcsp3 import read_xcsp3
 
             return read_xcsp3(path).model

@@ -280,22 +280,22 @@ def read_solver_output(text: str, file: str = "<string>") -> SolverOutput:
             col0 = raw.index("v") + 2
         else:
             col0 = len(raw) - len(raw.lstrip()) + 1
+        def column(word: str, col0: int = col0, raw: str = raw) -> int:
+            return col0 + raw[col0 - 1 :].find(word)
+
         for word in words:
             try:
                 lit = int(word)
             except ValueError:
-                col = col0 + raw[col0 - 1 :].find(word)
-                raise CspError(f"expected a literal, found {word!r}", lineno, col, file, Exit.SYNTAX) from None
+                raise CspError(f"expected a literal, found {word!r}", lineno, column(word), file, Exit.SYNTAX) from None
             if ended:
-                col = col0 + raw[col0 - 1 :].find(word)
                 raise CspError(f"literal {lit} after the 0 that ends the model (two models run together?)",
-                               lineno, col, file, Exit.SYNTAX)
+                               lineno, column(word), file, Exit.SYNTAX)
+            if lit and abs(lit) in assigned and (lit > 0) != (abs(lit) in true_vars):
+                raise CspError(f"the model gives variable {abs(lit)} both values ({lit} and {-lit})",
+                               lineno, column(word), file, Exit.SYNTAX)
             if lit == 0:
                 ended = True
-            elif abs(lit) in assigned and (lit > 0) != (abs(lit) in true_vars):
-                col = col0 + raw[col0 - 1 :].find(word)
-                raise CspError(f"the model gives variable {abs(lit)} both values ({lit} and {-lit})",
-                               lineno, col, file, Exit.SYNTAX)
             else:
                 assigned.add(abs(lit))
                 if lit > 0:

@@ -1004,7 +1004,9 @@ def _line_starts(text: str) -> list[int]:
 
 def _xml_note(file: str) -> str:
     """What to do with an XML text given where a Sugar CSP file is read."""
-    if file.endswith((".xml", ".xml.gz", ".xml.lzma", ".xml.xz")):  # named as XCSP3, given to a Sugar-only reader
+    from csp2sat.xcsp3_read import XCSP3_SUFFIXES  # only on this error path: not a cost of every start-up
+
+    if file.endswith(XCSP3_SUFFIXES):  # named as XCSP3, given to a Sugar-only reader
         return (f"{file} is XCSP3, and this reads Sugar CSP files only: `csp2sat solve {file}` solves it as it is, "
                 f"`csp2sat convert {file} -o FILE.csp` writes its Sugar CSP file")
     return ("this looks like XML: XCSP3 is read from a file named FILE.xml (.xml.gz, .xml.lzma), or from standard "
