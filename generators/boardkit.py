@@ -56,6 +56,7 @@ def read_grid(text: str, *, hash_comments: bool = True, tokens: bool | None = No
         rows.append((number, raw.rstrip()))
     if not rows:
         raise PuzzleError("the puzzle has no rows", 1, 1)
+    detected = tokens is None
     if tokens is None:
         # a one-column grid has no inner whitespace either way: its size line says which form it is in
         # ('size 2 1' over '10' and '10' is two cells of 10, not a 2x2 grid of digits)
@@ -73,12 +74,19 @@ def read_grid(text: str, *, hash_comments: bool = True, tokens: bool | None = No
             row = [Token(ch, number, i + 1) for i, ch in enumerate(line) if i >= start]
         grid.append(row)
     width = len(grid[0])
+    # rows of one word each, of different lengths, are either a typo in a board of characters or a board of
+    # one column of longer tokens ('10' over '9'), which only a size line tells apart
+    one_column_hint = "" if tokens or not detected else f" (a board of one column of tokens needs a line 'size {len(grid)} 1')"
     for (number, line), row in zip(rows, grid):
         if len(row) > width:
             extra = row[width]
-            raise PuzzleError(f"row has {len(row)} cells but the first row has {width}", number, extra.col)
+            raise PuzzleError(
+                f"row has {len(row)} cell{'s' * (len(row) != 1)} but the first row has {width}{one_column_hint}", number, extra.col
+            )
         if len(row) < width:
-            raise PuzzleError(f"row has {len(row)} cells but the first row has {width}", number, len(line) + 1)
+            raise PuzzleError(
+                f"row has {len(row)} cell{'s' * (len(row) != 1)} but the first row has {width}{one_column_hint}", number, len(line) + 1
+            )
     if size is not None and (size[0], size[1]) != (len(grid), width):
         raise PuzzleError(
             f"the size line says {size[0]}x{size[1]} but the grid is {len(grid)}x{width}", size[2], 1

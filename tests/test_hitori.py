@@ -24,7 +24,7 @@ def test_reader_forms():
 
 @pytest.mark.parametrize(
     "text, message, line, col",
-    [("1 2\n1 x\n", "unknown cell 'x'", 2, 3), ("1 2\n1\n", "row has 1 cells", 2, 2)],
+    [("1 2\n1 x\n", "unknown cell 'x'", 2, 3), ("1 2\n1\n", "row has 1 cell but", 2, 2)],
 )
 def test_reader_errors_have_positions(text, message, line, col):
     assert_read_error(hitori.read, text, message, line, col)

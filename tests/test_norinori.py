@@ -20,7 +20,7 @@ def test_reader_renumbers_regions():
 
 
 def test_reader_errors_have_positions():
-    assert_read_error(norinori.read, "0 0\n0\n", "row has 1 cells", 2, 2)
+    assert_read_error(norinori.read, "0 0\n0\n", "row has 1 cell but", 2, 2)
 
 
 def test_generated_file_is_readable_sugar():

@@ -298,12 +298,28 @@ def test_a_one_column_board_keeps_its_size(capsys: pytest.CaptureFixture, genre:
     assert (status, out) == (0, url + "\n")  # the round trip keeps the size
 
 
-def test_a_size_line_of_one_column_reads_tokens(capsys: pytest.CaptureFixture, monkeypatch) -> None:
+@pytest.mark.parametrize("genre, board, count", [
+    ("hitori", "12\n12\n", "2 solutions"),
+    ("hitori", "10\n11\n", "3 solutions"),  # without the size line: a 2x2 board of 1, 0, 1, 1
+    ("norinori", "ab\nab\n", "1 solution"),  # one region of two cells, not two columns of regions a and b
+    ("lits", "ab\nab\nab\nab\n", "1 solution"),
+])
+def test_a_size_line_of_one_column_reads_tokens(capsys: pytest.CaptureFixture, monkeypatch, genre: str,
+                                                board: str, count: str) -> None:
     import io
 
-    monkeypatch.setattr("sys.stdin", io.StringIO("size 2 1\n12\n12\n"))
-    status, _, err = run_cli(capsys, "puzzle", "hitori", "-", "--count")
-    assert status == 0 and "<stdin>: 2 solutions" in err, err
+    rows = board.count("\n")
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"size {rows} 1\n{board}"))
+    status, _, err = run_cli(capsys, "puzzle", genre, "-", "--count")
+    assert status == 0 and f"<stdin>: {count}" in err, err
+
+
+def test_a_ragged_board_of_words_suggests_the_size_line(capsys: pytest.CaptureFixture, monkeypatch) -> None:
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("10\n9\n"))
+    status, _, err = run_cli(capsys, "puzzle", "hitori", "-")
+    assert status == 3 and "row has 1 cell but the first row has 2" in err and "'size 2 1'" in err, err
 
 
 @pytest.mark.parametrize("url", ["https://puzz.link/p?hashikake/3/1/1ga", "https://puzz.link/p?hashikake/3/1/a1"])
