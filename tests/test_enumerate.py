@@ -203,6 +203,20 @@ def test_mode_outputs_under_an_objective_use_optimal_answers_only() -> None:
     assert out == "s SATISFIABLE\no 0\nc FACT x\t0\nc FACT y\t?\ns OPTIMUM FOUND\n"
 
 
+@pytest.mark.parametrize("argv, log_encoded", [(["--count"], True), (["-n", "3"], True), (["--all"], True),
+                                                (["-n", "1"], False), ([], False)])
+def test_listing_log_encodes_wide_variables(capsys: pytest.CaptureFixture, tmp_path: Path, argv: list[str],
+                                            log_encoded: bool) -> None:
+    from cli_support import run_cli
+
+    path = tmp_path / "wide.csp"
+    path.write_text("(int x 0 9999)\n(int y 0 9999)\n(= (+ x y) 10000)\n")
+    status, out, err = run_cli(capsys, "solve", "-v", *argv, str(path))
+    cnf_vars = int(next(line for line in err.splitlines() if line.startswith("c size")).split(" CNF vars")[0]
+                   .split(", ")[-1].replace(",", ""))
+    assert status in (0, 10) and (cnf_vars < 1000) == log_encoded, (cnf_vars, out[-200:])
+
+
 def test_no_mode_requested_returns_none() -> None:
     from csp2sat.commands import solve_modes
 

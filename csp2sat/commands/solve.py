@@ -292,7 +292,10 @@ def _run_mode(args: argparse.Namespace, model, options: dict[str, str], out: "_T
     from csp2sat.compiler import compile_model
     from csp2sat.solver import without_auto
 
-    every = bool(getattr(args, "all", False) or getattr(args, "count", False))  # every answer: listed or counted
+    # listed or counted answers, or more than one of the first N: each costs time in proportion to the CNF's
+    # variables, so wide variables are log-encoded as for --all (compile_model's `enumerating`)
+    every = bool(getattr(args, "all", False) or getattr(args, "count", False)
+                 or (getattr(args, "max_solutions", None) or 0) > 1)
     compiled = compile_model(model, options=options, enumerating=every)
     if args.verbose:  # the lines of plain solving up to the CNF; the mode adds its own line at the end
         from csp2sat import output
