@@ -69,6 +69,11 @@ ENUMERATION_LOG_THRESHOLD = 1024
 # ... and so are variables with more values than this that share a linear literal with a log
 # variable: as order-encoded inputs of a binary sum they would give one input per value.
 LOG_LINK_THRESHOLD = 64
+# ... and so are the variables (of more than LOG_LINK_THRESHOLD values) of a sum of two or three whose order
+# encoding would take more clauses than this: it writes about the product of all sizes but the largest, so two
+# partial sums of 40,000 values each (a product by bits whose factor another constraint narrowed) would be
+# billions of clauses where the log encoding's adders take a few hundred.
+ORDER_SUM_COST_LIMIT = 1 << 22
 
 
 class Compiled:
@@ -666,16 +671,19 @@ def _choose_log(normal: NormalCSP, large: str, enumerating: bool = False) -> lis
         names = normal.int_names
         is_log = [lg or (d.size > ENUMERATION_LOG_THRESHOLD and names[i] is not None and i not in in_alldiff)
                   for i, (d, lg) in enumerate(zip(doms, is_log))]
-    if not any(is_log):
-        return is_log
     # Variables linked by a linear literal; only those large enough to matter.
     links: dict[int, set[int]] = {}
     for clause in normal.clauses:
         for lit in clause:
             if isinstance(lit, Linear) and len(lit.vars) > 1:
                 big = [v for v in lit.vars if doms[v].size > LOG_LINK_THRESHOLD]
-                for v in big:
-                    links.setdefault(v, set()).update(big)
+                if len(big) > 1:
+                    for v in big:
+                        links.setdefault(v, set()).update(big)
+                    if len(lit.vars) <= MAX_SUM_TERMS and memory.order_sum_cost(
+                            [doms[v].size for v in lit.vars]) > ORDER_SUM_COST_LIMIT:
+                        for v in big:
+                            is_log[v] = True
     for ad in normal.alldiffs:
         if any(is_log[v] for v in ad.vars):
             for v in ad.vars:

@@ -118,7 +118,7 @@ def _address_space_left_mb() -> float | None:
     return max(0.0, (soft - mapped) / 2**20)
 
 
-def _sum_cost(sizes: list[int]) -> int:
+def order_sum_cost(sizes: list[int]) -> int:
     """Upper bound of the clauses of one order-encoded ``Σ aᵢxᵢ ≤ c``: the product of all sizes but the largest."""
     if len(sizes) <= 1:
         return 1
@@ -158,7 +158,7 @@ def _relational_cost(domains: Sequence, offsets: Sequence[int]) -> tuple[int, in
         for lo_j, hi_j, size_j in ranges[i + 1:]:
             if hi_i < lo_j or hi_j < lo_i:
                 continue
-            clauses += 2 * (_sum_cost([size_i, size_j]) + 1)
+            clauses += 2 * (order_sum_cost([size_i, size_j]) + 1)
             chooser_vars += 1
     return clauses, chooser_vars
 
@@ -203,7 +203,7 @@ def estimate(normal, is_log: Sequence[bool], alldifferent: str, pairwise_limit: 
                 cost += 2 * len(vs) * min(len(vs), abs(lit.c) + 2)
                 cnf_vars += len(vs) * min(len(vs), abs(lit.c) + 2)
             else:
-                cost += _sum_cost([sizes[v] for v in vs])
+                cost += order_sum_cost([sizes[v] for v in vs])
                 sums += 1
         if cost:
             cnf_vars += max(sums - 1, 0)

@@ -839,6 +839,11 @@ class Normaliser:
         has more than `TABLE_LIMIT` values: `_product_by_bits`)."""
         x, y = self.as_var(a), self.as_var(b)
         doms = self.csp.int_domains
+        if x == y and doms[x].size <= EXACT_IMAGE_LIMIT:
+            # a square is a function of one variable: a table of two clauses per value, and an exact image (about
+            # half as many values as x); by the bits of x, z = x·x would be a long sum over a wide range whose
+            # circuit a SAT solver searches hard even for (!= (* x x) 5)
+            return self._unary(({x: 1}, 0), lambda u: u * u)
         if doms[x].size > doms[y].size:
             x, y = y, x
         key = ("mul", x, y)
