@@ -183,6 +183,9 @@ def generate(puzzle: Numberlink) -> str:
             out.add(f"(iff {empty[cell]} (= {degree} 0))")
             out.add(f"(=> {empty[cell]} (and {' '.join(f'(! {bit})' for bit in colour[cell])}))")
             out.add(f"(or {empty[cell]} {' '.join(colour[cell])})")
+    if puzzle.every_cell and rows * cols == 1:  # the one cell has no segment, so it cannot lie on a line
+        out.block("Rule: every cell is on a line, and a board of one cell has no segment for it")
+        out.add("false")
     xs, ys = [f"X{k}" for k in range(width)], [f"Y{k}" for k in range(width)]
     out.block("Rule: a segment joins cells of the same pair (lines never meet)",
               "(joins S X Y): if S = 1, X = Y bit by bit")

@@ -103,6 +103,17 @@ def test_rule_lines_every_cell_and_no_2x2():
     assert any("every-cell" in v.rule for v in numberlink.check(filled, straight))
 
 
+@pytest.mark.parametrize("rules, solvable", [("", True), ("every-cell\n", False), ("every-cell\nno-2x2\n", False)])
+def test_a_board_of_one_cell(rules: str, solvable: bool) -> None:
+    # its cell has no segment: under every-cell no line can pass it (the CSP had no constraint at all and
+    # solving it ended in "our own answer breaks a rule")
+    puzzle = numberlink.read(rules + "-\n")
+    values = solve_once(numberlink.generate(puzzle))
+    assert (values is not None) == solvable
+    if values is not None:
+        assert numberlink.check(puzzle, numberlink.decode(puzzle, values)) == []
+
+
 def test_rule_line_errors_have_positions():
     assert_read_error(numberlink.read, "every-cell yes\n1 1\n", "holds that word alone", 1, 12)
 
