@@ -217,6 +217,17 @@ def test_listing_log_encodes_wide_variables(capsys: pytest.CaptureFixture, tmp_p
     assert status in (0, 10) and (cnf_vars < 1000) == log_encoded, (cnf_vars, out[-200:])
 
 
+def test_mode_outputs_show_every_name_of_the_objective_as_plain_solving_does() -> None:
+    # (objective minimize x y): x optimised, both shown on the o line (docs/quirks.md)
+    text = "(int x -3 3)\n(int y -3 3)\n(>= (+ x y) 1)\n(objective minimize x y)\n"
+    for mode in ({"all": True}, {"max_solutions": 2}, {"unique": True}):
+        assert _run_mode(text, **mode).startswith("s SATISFIABLE\no -2 3\na x\t-2\na y\t3\n"), mode
+    # --facts prints no answer, and an answer holds no hidden variable: the optimum alone
+    assert _run_mode(text, facts=True).startswith("s SATISFIABLE\no -2\nc FACT")
+    hidden = text.replace(" y", " _y").replace("(int y", "(int _y")
+    assert _run_mode(hidden, all=True).startswith("s SATISFIABLE\no -2\na x\t-2\n")
+
+
 def test_no_mode_requested_returns_none() -> None:
     from csp2sat.commands import solve_modes
 

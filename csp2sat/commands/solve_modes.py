@@ -97,20 +97,30 @@ class _Printer:
         self.space = space
         self.out = out
 
-    def header(self) -> None:
+    def header(self, first: Answer | None = None) -> None:
+        """``s SATISFIABLE`` and, under an objective, its ``o`` line: every name the objective shows, from the
+        `first` answer printed (as plain solving prints them), or the optimum alone when no answer follows."""
         self.out.write(output.status_line("SATISFIABLE") + "\n")
         if self.space.optimum is not None:
-            self.out.write(f"o {self.space.optimum}\n")
+            self.out.write(_objective_line(self.model, self.space.optimum, first))
 
     def answer(self, answer: Answer) -> None:
         sugar_modes.write_answer(self.args, self.out, self.model, answer)  # `a` lines, or one `v` line with -c
+
+
+def _objective_line(model: Any, optimum: int, first: Answer | None) -> str:
+    """The ``o`` line of the enumeration modes, as `_Printer.header` says."""
+    shown = model.objective.shown
+    if first is None or any(name not in first for name in shown):  # answers hold no hidden (_) variable
+        return f"o {optimum}\n"
+    return output.objective_line(tuple(first[name] for name in shown)) + "\n"
 
 
 def _run_all(printer: _Printer, space: SolutionSpace, out: TextIO, limit: int | None, progress: Progress) -> None:
     count = 0
     for answer in space.solutions(limit):
         if count == 0:
-            printer.header()
+            printer.header(answer)
         printer.answer(answer)
         out.flush()  # long enumerations show progress as they go
         count += 1
@@ -136,7 +146,7 @@ def _run_unique(printer: _Printer, space: SolutionSpace, out: TextIO) -> None:
     if result.first is None:
         out.write("s UNSATISFIABLE\n")
         return
-    printer.header()
+    printer.header(result.first)
     printer.answer(result.first)
     if result.second is None:
         out.write("c UNIQUE\n")
@@ -204,7 +214,7 @@ def _run_parallel(args: argparse.Namespace, model: Any, compiled: Any, solver_na
             if count == 0:
                 out.write(output.status_line("SATISFIABLE") + "\n")
                 if stats.optimum is not None:  # found by parallel_enumerate before any answer
-                    out.write(f"o {stats.optimum}\n")
+                    out.write(_objective_line(model, stats.optimum, answer))
             sugar_modes.write_answer(args, out, model, answer)
             count += 1
             progress.found = count
