@@ -19,7 +19,7 @@ SMALL = "1 - - - -\n2 - - 3 -\n- - - - -\n- 1 - - 2\n- - - - 3\n"
         ("1 2 2\n", "the number 1 stands only once", 1, 1),
         ("1 ? 1\n", "cannot be unknown", 1, 3),
         ("1 x 1\n", "unknown cell 'x'", 1, 3),
-        ("every_cell\n1 - 1\n", "unknown rule line 'every_cell'", 1, 1),  # not "row has 1 cells"
+        ("every_cell\n1 - 1\n", "unknown rule line 'every_cell'", 1, 1),  # not "row has 1 cell"
         ("1 - 1\n  no2x2\n- - -\n", "unknown rule line 'no2x2'", 2, 3),
     ],
 )

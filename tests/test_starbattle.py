@@ -28,7 +28,7 @@ def test_reader_forms_and_renumbering():
         ("stars x\n0 0\n0 0\n", "a stars line must be", 1, 1),
         ("stars 1\n0 0 0\n0 0 0\n", "square", 2, 1),
         ("stars 2\n0 0\n1 1\n", "do not fit", 2, 1),
-        ("stars 1\n0 0\n1\n", "row has 1 cells", 3, 2),
+        ("stars 1\n0 0\n1\n", "row has 1 cell but", 3, 2),
     ],
 )
 def test_reader_errors_have_positions(text, message, line, col):

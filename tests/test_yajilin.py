@@ -18,7 +18,7 @@ SMALL = ". . . . .\n. . . . .\n. . . 2< .\n. . . . .\n. . . . 0^\n"
         (". x\n", "unknown cell 'x'", 1, 3),
         ("3> . . . .\n", "3 shaded cells that never touch do not fit", 1, 1),
         (". 0> . 3<\n", "3 shaded cells that never touch do not fit", 1, 8),
-        (". .\n.\n", "row has 1 cells", 2, 2),
+        (". .\n.\n", "row has 1 cell but", 2, 2),
     ],
 )
 def test_reader_errors_have_positions(text, message, line, col):
