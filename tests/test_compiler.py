@@ -415,6 +415,14 @@ def test_nvalue_over_a_large_domain_stays_small() -> None:
     ("(int x (-5 -3 0 2 7))(int y -2 3)(> (* x y) (+ x 1))",
      {"x": [-5, -3, 0, 2, 7], "y": range(-2, 4)}, lambda x, y: x * y > x + 1),
     ("(int x 1 6)(int y 2 2)(<= (* x (+ y x)) 20)", {"x": range(1, 7), "y": [2]}, lambda x, y: x * (y + x) <= 20),
+    # by sign and magnitude: factors never positive, of both signs with holes, and a sign known on one side only
+    ("(int x -6 -2)(int y -3 3)(int z -20 20)(= (* x y) z)",
+     {"x": range(-6, -1), "y": range(-3, 4), "z": range(-20, 21)}, lambda x, y, z: x * y == z),
+    ("(int x (-9 -4 -1 3))(int y (-2 0 5 6))(< (* x y) (- y 3))",
+     {"x": [-9, -4, -1, 3], "y": [-2, 0, 5, 6]}, lambda x, y: x * y < y - 3),
+    ("(int x -4 -1)(int y -5 -2)(int z 0 30)(= (* x y) z)",
+     {"x": range(-4, 0), "y": range(-5, -1), "z": range(31)}, lambda x, y, z: x * y == z),
+    ("(int x 2 5)(int y -4 3)(!= (* x y) (+ x y))", {"x": range(2, 6), "y": range(-4, 4)}, lambda x, y: x * y != x + y),
 ])
 def test_a_product_by_bits_counts_like_brute_force(monkeypatch, text: str, domains: dict, pred: Callable) -> None:
     # the encoding of large factors (a case per value of 35,001 was minutes and gigabytes), forced here
@@ -431,6 +439,28 @@ def test_a_product_of_large_factors_stays_small() -> None:
 
     compiled = compile_model(check(parse_text("(int x 0 70000)(< (* x (div x 2)) 100)(> x 5)")))
     assert compiled.num_clauses < 100_000
+
+
+@pytest.mark.parametrize("text", [
+    "(int x -300 300)(int y 0 1048576)(> (* x y) 5)",  # y log-encoded: a case per value of x was 1.5 M clauses
+    "(int x -10000 10000)(int y -100 100)(< (* x y) 1)",  # the product log-encoded: 304 k clauses, 4 s of search
+])
+def test_a_product_with_a_log_encoded_factor_or_result_goes_by_bits(text: str) -> None:
+    from csp2sat.compiler import compile_model
+
+    assert compile_model(csp2sat.parse(text)).num_clauses < 50_000
+
+
+@pytest.mark.parametrize("text, count", [
+    ("(int x 0 100000)(int y 0 100000)(= (* x y) 6)", 4),  # 1·6, 2·3, 3·2, 6·1
+    ("(int x -100000 100000)(int y -100000 100000)(= (* x y) 6)", 8),
+    ("(int x 2 100000)(int y 2 100000)(= (* x y) 7)", 0),  # a prime has no such factors
+    ("(int x -2147483648 2147483647)(int y -2147483648 2147483647)(= (* x y) 4611686014132420609)", 2),  # (±(2³¹-1))²
+])
+def test_a_product_of_two_wide_variables_goes_beyond_two_to_the_32(text: str, count: int) -> None:
+    # the product's 10¹⁰ (up to 2⁶³) values were refused as an intermediate value of more than 2³² values;
+    # it is log-encoded like the factors
+    assert _count_solutions(text) == count
 
 
 @pytest.mark.parametrize("text, domains, pred", [
