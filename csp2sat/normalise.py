@@ -14,8 +14,9 @@ value-wise. Everything above that level is removed here:
   inlined and relations become tables of clauses;
 * constants are folded, single-variable top-level constraints tighten domains
   (only without selectors; ``|E| ≤ c`` too), a wide variable tied to a narrower
-  one by a top-level equation keeps the values with a partner, and literals
-  decided by the bounds disappear;
+  one by a top-level equation keeps the values with a partner, literals
+  decided by the bounds disappear, and an empty clause ends the translation
+  (every constraint being hard, the rest need not be encoded);
 * sums with more than three terms are split with auxiliary variables so that
   no literal costs the order encoding more than O(d²) clauses, except (with
   ``cardinality=True``) counts: ±1 coefficients over 0/1 variables stay whole
@@ -244,6 +245,7 @@ class Normaliser:
         # Inside an inlined predicate: parameter -> (argument node, the binding the argument is read in).
         self._binding: Binding | None = None
         self._depth = 0
+        self._contradiction = False  # an empty clause was written
         # Cumulative's horizon comes from the declared domains (never from tightened ones).
         self.declared_bounds = model.declared_bounds()
         for var in model.int_vars.values():
@@ -417,6 +419,8 @@ class Normaliser:
             if isinstance(lit, Linear) and len(lit.vars) > MAX_SUM_TERMS and not self._is_count(lit):
                 lit = self._split(lit)
             out.append(lit)
+        if not out:
+            self._contradiction = True
         self.csp.clauses.append(out)
         self.csp.origins.append(origin)
 
@@ -1095,6 +1099,8 @@ class Normaliser:
                 done[i] = self._try_tighten(i, con.formula)
             self._narrow_wide_by_equations([con.formula for con, d in zip(constraints, done) if not d])
         for i, con in enumerate(constraints):
+            if self._contradiction and self.tighten:
+                break  # every constraint is hard: the empty clause decides, and the rest need not be encoded
             if done[i]:
                 continue
             self.origin, self.where = i, con.formula
@@ -1377,7 +1383,8 @@ class Normaliser:
         if nnf is True:
             return True
         if nnf is False:
-            return False
+            self._add_clause([], i)  # false whatever the values: nothing else need be encoded
+            return True
         if not all(isinstance(x, Linear) and len(x.vars) == 1 for x in lits):
             return False
         var = lits[0].vars[0]
@@ -1391,7 +1398,8 @@ class Normaliser:
         else:
             dom = Domain.of([(max(a, lo), min(b, hi)) for a, b in dom.intervals for lo, hi in pieces])
         if dom.is_empty():
-            return False
+            self._add_clause([], i)  # (= (* 16 x) -429514): no value at all
+            return True
         self.csp.int_domains[var] = dom
         return True
 
