@@ -1324,14 +1324,15 @@ class Normaliser:
                             queue.append(j)
 
     def _narrow_wide_by_equations(self, formulas: list[Node]) -> None:
-        """Top-level equations ``a·x + b·y = c`` of a wide variable y (more than `EXACT_IMAGE_LIMIT` values,
-        log-encoded) and a narrower x: both keep only the values with a partner, to a fixpoint.
+        """Top-level equations ``a·x + b·y = c`` of a wide variable y (more than `TABLE_LIMIT` values) and a
+        narrower x (at most `EXACT_IMAGE_LIMIT`): both keep only the values with a partner, to a fixpoint.
 
         A wide y bound to a narrow x is a function of it: y = (c - a·x) / b takes at most as many
-        values as x, often far fewer (divisibility). The log encoding would leave the solver to find
-        each y by an adder circuit (126 answers of such a file took 10.8 s to count; CP-SAT 0.01 s);
-        narrowed, y is order-encoded over its few values. Equations between two variables of at most
-        `EXACT_IMAGE_LIMIT` values are left alone: their order encoding propagates as well.
+        values as x, often far fewer (divisibility). Log-encoded (beyond 65,536 values, or beyond 1,024
+        when counting), y would be found by an adder circuit for each answer (126 answers of such a
+        file took 10.8 s to count; CP-SAT 0.01 s); narrowed, it is order-encoded over its few values,
+        and its order chain is that much shorter. Equations between two variables of at most
+        `TABLE_LIMIT` values are left alone: their order encoding propagates as well.
         """
         doms = self.csp.int_domains
         pairs = []
@@ -1351,7 +1352,7 @@ class Normaliser:
             for x, a, y, b, k in pairs:
                 if doms[x].size > doms[y].size:
                     x, a, y, b = y, b, x, a
-                if doms[y].size <= EXACT_IMAGE_LIMIT or doms[x].size > EXACT_IMAGE_LIMIT:
+                if doms[y].size <= TABLE_LIMIT or doms[x].size > EXACT_IMAGE_LIMIT:
                     continue
                 budget -= doms[x].size
                 if budget < 0:
