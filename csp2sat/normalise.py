@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from bisect import bisect_right
 from typing import Callable, Iterable, Union
 
 from csp2sat._gc import gc_paused
@@ -1357,17 +1358,23 @@ class Normaliser:
                 budget -= doms[x].size
                 if budget < 0:
                     return
+                ys_domain = doms[y].intervals
+                starts = [lo for lo, _ in ys_domain]
                 xs, ys = [], []
                 for u in doms[x].values():
                     r = -(k + a * u)  # b·y = r
-                    if r % b == 0 and r // b in doms[y]:
-                        xs.append(u)
-                        ys.append(r // b)
+                    if r % b == 0:
+                        w = r // b
+                        at = bisect_right(starts, w) - 1
+                        if at >= 0 and w <= ys_domain[at][1]:
+                            xs.append(u)
+                            ys.append(w)
                 if not xs:
                     continue  # no solution at all: the equation itself says so when it is encoded
-                doms[x] = Domain.of([(u, u) for u in xs])
-                doms[y] = Domain.of([(w, w) for w in ys])
-                changed = True
+                narrowed_x, narrowed_y = Domain.of([(u, u) for u in xs]), Domain.of([(w, w) for w in ys])
+                if narrowed_x != doms[x] or narrowed_y != doms[y]:
+                    doms[x], doms[y] = narrowed_x, narrowed_y
+                    changed = True
 
     def _try_tighten(self, i: int, f: Node) -> bool:
         """Intersect a domain with a top-level single-variable comparison; True when absorbed."""

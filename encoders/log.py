@@ -27,13 +27,20 @@ Lit = "int | bool"
 
 
 class Gates:
-    """Boolean gates over literals and constants, each output defined by full equivalence."""
+    """Boolean gates over literals and constants, each output defined by full equivalence.
 
-    __slots__ = ("pool", "out")
+    Gates are hashed by their inputs (an AND or XOR of the same two literals is built once): every
+    output is defined by full equivalence in the one clause buffer, so any later gate may reuse it.
+    Comparisons of one variable with many constants (a table over a log variable: ``x ≤ u - 1 ∨
+    x ≥ u + 1`` for each of its values u) then share the chains of the constants' common low bits.
+    """
+
+    __slots__ = ("pool", "out", "_built")
 
     def __init__(self, pool: Pool, out: ClauseBuffer) -> None:
         self.pool = pool
         self.out = out
+        self._built: dict[tuple[int, int, int], int] = {}  # (0 AND / 1 XOR, input, input) -> output
 
     def _clauses(self, *clauses: tuple[int, ...]) -> None:
         flat = self.out.lits
@@ -52,8 +59,11 @@ class Gates:
             return a
         if a == -b:
             return False
-        z = self.pool.new()
-        self._clauses((-z, a), (-z, b), (z, -a, -b))
+        key = (0, a, b) if a < b else (0, b, a)
+        z = self._built.get(key)
+        if z is None:
+            z = self._built[key] = self.pool.new()
+            self._clauses((-z, a), (-z, b), (z, -a, -b))
         return z
 
     def or_(self, a: Lit, b: Lit) -> Lit:
@@ -70,9 +80,14 @@ class Gates:
             return False
         if a == -b:
             return True
-        z = self.pool.new()
-        self._clauses((-z, a, b), (-z, -a, -b), (z, -a, b), (z, a, -b))
-        return z
+        flip = (a < 0) != (b < 0)  # ¬a ⊕ b = ¬(a ⊕ b): one gate over the variables serves every sign
+        a, b = abs(a), abs(b)
+        key = (1, a, b) if a < b else (1, b, a)
+        z = self._built.get(key)
+        if z is None:
+            z = self._built[key] = self.pool.new()
+            self._clauses((-z, a, b), (-z, -a, -b), (z, -a, b), (z, a, -b))
+        return -z if flip else z
 
     def full_adder(self, a: Lit, b: Lit, c: Lit) -> tuple[Lit, Lit]:
         """(sum, carry) of three bits."""

@@ -473,6 +473,20 @@ def test_an_equation_narrows_a_variable_of_more_than_1024_values_to_its_partners
     assert compile_model(csp2sat.parse(text)).num_clauses < 1_000
 
 
+@pytest.mark.timeout(60)
+def test_narrowing_to_many_single_values_ends_at_once() -> None:
+    # 36,098 values of x1 each with its own x0: the narrowed domains are 36,098 single values, and the
+    # pass once looked each one up by a scan of the intervals and went round again although nothing changed
+    # (minutes). 18·x0 + x1 = c: x1 ≡ c (mod 18), so about one value in 18 of x1 keeps a partner.
+    text = "(int x0 45981 418050)(int x1 948691 984788)(= (+ (* 18 x0) (* 1 x1)) 3907446)"
+    compiled = compile_model(csp2sat.parse(text))
+    solver = Solver("cadical195")
+    compiled.load(solver)
+    assert solver.solve()
+    values = compiled.decode(solver.get_model())
+    assert 18 * values["x0"] + values["x1"] == 3907446
+
+
 def _solutions_of_4z_14x(x_values: range) -> int:
     return sum(1 for x in x_values if (4352680 - 14 * x) % 4 == 0 and -10**6 <= (4352680 - 14 * x) // 4 <= 10**6)
 
