@@ -40,7 +40,7 @@ class Gates:
     def __init__(self, pool: Pool, out: ClauseBuffer) -> None:
         self.pool = pool
         self.out = out
-        self._built: dict[tuple[int, int, int], int] = {}  # (0 AND / 1 XOR, input, input) -> output
+        self._built: dict[int, int] = {}  # `_gate_key` -> output
 
     def _clauses(self, *clauses: tuple[int, ...]) -> None:
         flat = self.out.lits
@@ -59,7 +59,7 @@ class Gates:
             return a
         if a == -b:
             return False
-        key = (0, a, b) if a < b else (0, b, a)
+        key = _gate_key(0, a, b)
         z = self._built.get(key)
         if z is None:
             z = self._built[key] = self.pool.new()
@@ -82,7 +82,7 @@ class Gates:
             return True
         flip = (a < 0) != (b < 0)  # ¬a ⊕ b = ¬(a ⊕ b): one gate over the variables serves every sign
         a, b = abs(a), abs(b)
-        key = (1, a, b) if a < b else (1, b, a)
+        key = _gate_key(1, a, b)
         z = self._built.get(key)
         if z is None:
             z = self._built[key] = self.pool.new()
@@ -157,6 +157,14 @@ class Gates:
             else:
                 le = self.and_(_neg(d), le)
         return le
+
+
+def _gate_key(kind: int, a: int, b: int) -> int:
+    """One int for (kind, {a, b}): a dict of ints holds millions of gates in a fraction of the memory of tuples."""
+    ua, ub = 2 * a if a > 0 else -2 * a + 1, 2 * b if b > 0 else -2 * b + 1
+    if ua > ub:
+        ua, ub = ub, ua
+    return ((ua << 34) | ub) << 1 | kind
 
 
 def _neg(x: Lit) -> Lit:
