@@ -270,9 +270,14 @@ class Normaliser:
         at = node if node is not None and node.line else self.where
         return CspError(message, at.line if at else 0, at.col if at else 0, self.model.file, exit)
 
+    @property
+    def _log_allowed(self) -> bool:
+        """True unless `-O large=order` keeps every variable in the order encoding."""
+        return self.max_domain >= MAX_LOG_DOMAIN_SIZE
+
     def new_int(self, domain: Domain) -> int:
         """A fresh auxiliary integer variable."""
-        limit = self.max_domain if self.max_domain < MAX_LOG_DOMAIN_SIZE else MAX_AUX_LOG_DOMAIN_SIZE
+        limit = MAX_AUX_LOG_DOMAIN_SIZE if self._log_allowed else self.max_domain
         if domain.size > limit:
             raise self.error(
                 f"an intermediate value ranges over {domain.size} values; at most {limit} are supported",
@@ -879,8 +884,7 @@ class Normaliser:
             dom = Domain.range(min(corners), max(corners))
         z = self.new_int(dom)
         self._var_cache[key] = z
-        if dx.size > TABLE_LIMIT or (self.max_domain >= MAX_LOG_DOMAIN_SIZE and max(
-                dy.size, self.csp.int_domains[z].size) > EXACT_IMAGE_LIMIT):
+        if dx.size > TABLE_LIMIT or (self._log_allowed and max(dy.size, doms[z].size) > EXACT_IMAGE_LIMIT):
             # beyond 2¹⁶ values (compiler.LOG_THRESHOLD) y or z is log-encoded, and a case per value of x would
             # be a comparison circuit each (x -300..300 times y 0..2²⁰: 601 of them, no answer in 60 s; by the
             # bits of x, 0.6 s)
@@ -923,9 +927,7 @@ class Normaliser:
         if dom.lb >= 0:
             return x, False
         if dom.ub <= 0:
-            m = self.new_int(Domain.of([(-hi, -lo) for lo, hi in dom.intervals]))
-            self._define_eq(m, ({x: -1}, 0))
-            return m, True
+            return self.as_var(({x: -1}, 0)), True
         m = self._abs(({x: 1}, 0))
         return self.as_var(m), self.le(({x: 1}, 0), -1)
 
@@ -1336,11 +1338,13 @@ class Normaliser:
         `TABLE_LIMIT` values are left alone: their order encoding propagates as well.
         """
         doms = self.csp.int_domains
+        if all(d.size <= TABLE_LIMIT for d in doms):
+            return  # the common case (puzzle files): nothing to narrow, no equation to read
         pairs = []
         for f in formulas:
             if f.op != "eq" or len(f.args) != 2:
                 continue
-            if any(n.op not in _LINEAR_OPS or (n.op == "mul" and not _has_const(n)) for n in f.walk()):
+            if not _is_linear(f):
                 continue
             coefs, k = _sub(self.term(f.args[0]), self.term(f.args[1]))
             if len(coefs) == 2:
@@ -1383,7 +1387,7 @@ class Normaliser:
         # |E| against a constant is a comparison of E (no variable for |E|): (<= (abs (- x 214932)) 3)
         terms = [a.args[0] if a.op == "abs" and len(f.args) == 2 and any(b.op == "const" for b in f.args) else a
                  for a in f.args]
-        if any(n.op not in _LINEAR_OPS or (n.op == "mul" and not _has_const(n)) for t in terms for n in t.walk()):
+        if not all(_is_linear(t) for t in terms):
             return False
         self.where = f
         nnf = self.formula(f, True)
@@ -1457,6 +1461,11 @@ _LINEAR_OPS = frozenset({"eq", "ne", "le", "lt", "ge", "gt", "const", "ivar", "a
 
 def _has_const(node: Node) -> bool:
     return any(a.op == "const" for a in node.args)
+
+
+def _is_linear(node: Node) -> bool:
+    """True when `node` is a comparison or term of constants, variables, sums and constant multiples only."""
+    return all(n.op in _LINEAR_OPS and (n.op != "mul" or _has_const(n)) for n in node.walk())
 
 
 def _allowed(lit: Linear) -> tuple[int, int]:
