@@ -292,18 +292,14 @@ def _encode_clause(lits: list, prefix: list[int], order: OrderEncoding, pool: Po
             return
     simple = list(prefix)
     complex_: list[Linear] = []
+    in_log: list[Linear] = []
     for lit in lits:
         if lit.__class__ is not Linear:  # a Boolean literal
             simple.append(lit)
             continue
-        if log is not None:
-            cnf = _log_literal(lit, order, log)
-            if cnf is not None:
-                if cnf is True:
-                    return
-                if cnf is not False:
-                    simple.append(cnf)
-                continue
+        if log is not None and any(v in log.bits for v in lit.vars):
+            in_log.append(lit)
+            continue
         if len(lit.vars) == 1:  # the commonest: one variable against a constant
             cnf = _unary_le(order, lit.coefs[0], lit.vars[0], lit.c)
             if cnf is True:
@@ -318,6 +314,29 @@ def _encode_clause(lits: list, prefix: list[int], order: OrderEncoding, pool: Po
                 simple.append(cnf)
         else:
             complex_.append(lit)
+    if len(in_log) > 1:
+        in_log = _log_exclusions(in_log, log, simple)
+        if in_log is None:
+            return
+    if in_log:
+        if len(in_log) == 1 and not complex_:
+            # The one sum of the clause: its comparison's clauses, each with the clause's other literals
+            lit = in_log[0]
+            others = {v: (order.values[v], order.le_literals(v)) for v in lit.vars if v not in log.bits}
+            cnf = log.le_clauses(list(zip(lit.coefs, lit.vars)), lit.c, others)
+            if cnf is True:
+                return
+            if cnf is not False:
+                for part in cnf:
+                    out.add(simple + part)
+                return
+        else:
+            for lit in in_log:
+                cnf = _log_literal(lit, order, log)
+                if cnf is True:
+                    return
+                if cnf is not False:
+                    simple.append(cnf)
     if len(complex_) > 1 and not seen.name_all:
         # A sum whose order encoding is one clause (0/1 terms: min/max of Booleans, `a ≤ b`) is
         # that clause: put its literals into this clause instead of naming it, which would keep
@@ -365,6 +384,35 @@ def _encode_clause(lits: list, prefix: list[int], order: OrderEncoding, pool: Po
         simple.append(b)
     first = complex_[0]
     order.encode_le(first.coefs, first.vars, first.c, simple, out)
+
+
+def _log_exclusions(lits: list[Linear], log: LogEncoding, simple: list[int]) -> list[Linear] | None:
+    """Pairs ``x ≤ u - 1 ∨ x ≥ u + 1`` of one log variable in a clause, i.e. x ≠ u, as the bits of x that
+    differ from u's (appended to `simple`); the other literals are returned (None: the clause holds).
+
+    The normaliser writes x ≠ u (a table entry "x = u → z = w", an alldifferent with a constant) as
+    those two comparisons, each a chain of comparator gates; x ≠ u itself is one clause on x's bits.
+    """
+    below: dict[tuple[int, int], Linear] = {}  # (x, u) -> x ≤ u - 1
+    above: dict[tuple[int, int], Linear] = {}  # (x, u) -> -x ≤ -u - 1
+    for lit in lits:
+        if len(lit.vars) == 1 and lit.coefs[0] in (1, -1) and lit.vars[0] in log.bits:
+            if lit.coefs[0] == 1:
+                below[(lit.vars[0], lit.c + 1)] = lit
+            else:
+                above[(lit.vars[0], -lit.c - 1)] = lit
+    pairs = below.keys() & above.keys()
+    if not pairs:
+        return lits
+    paired = set()
+    for x, u in pairs:
+        paired.add(id(below[(x, u)]))
+        paired.add(id(above[(x, u)]))
+        try:
+            simple.extend(-b for b in log.value_literals(x, u))
+        except ValueError:
+            return None  # u is beyond what the bits express: x ≠ u always
+    return [lit for lit in lits if id(lit) not in paired]
 
 
 def _unary_le(order: OrderEncoding, a: int, x: int, c: int) -> int | bool:

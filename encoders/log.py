@@ -242,6 +242,28 @@ class LogEncoding:
 
         Order-encoded vars are given as var -> (values, les) with ``les[i]`` the literal ``x ≤ values[i]``.
         """
+        return self.gates.at_most(*self._digits(terms, c, order_values))
+
+    def le_clauses(self, terms: Sequence[tuple[int, int]], c: int,
+                   order_values: "dict[int, tuple[list[int], Sequence[int]]]") -> "list[list[int]] | bool":
+        """``Σ a·x ≤ c`` as clauses over the sum's binary digits (True/False when the digits decide it).
+
+        For a clause with no other such sum: each of its other literals goes into every one of these
+        clauses, and no comparator gate is built (`at_most_clauses`). A table of a variable into a log
+        variable (two such comparisons per value) took a chain of gates per comparison.
+        """
+        return at_most_clauses(*self._digits(terms, c, order_values))
+
+    def _digits(self, terms: Sequence[tuple[int, int]], c: int,
+                order_values: "dict[int, tuple[list[int], Sequence[int]]]") -> tuple[list[Lit], int]:
+        """(binary digits of a sum of positive weights, bound K): ``Σ a·x ≤ c`` ⇔ digits ≤ K."""
+        if len(terms) == 1 and terms[0][0] in (1, -1) and terms[0][1] in self.bits:
+            # x ≤ c or -x ≤ c, the commonest: x's own bits are the digits (no adder to run them through)
+            a, var = terms[0]
+            bits = self.bits[var]
+            if a == 1:
+                return list(bits), c - self.lb[var]
+            return [-b for b in bits], c + self.lb[var] + (1 << len(bits)) - 1
         weighted: list[tuple[int, int]] = []
         k = c
         for a, var in terms:
@@ -264,4 +286,37 @@ class LogEncoding:
                 else:
                     k -= w
                     weighted.append((-w, les[i]))
-        return self.gates.at_most(self.gates.sum_bits(weighted), k)
+        return self.gates.sum_bits(weighted), k
+
+
+def at_most_clauses(digits: Sequence[Lit], k: int) -> "list[list[int]] | bool":
+    """Clauses ⇔ (binary number `digits`, least significant first) ≤ k, without auxiliary variables.
+
+    The number exceeds k exactly when, at some position j where k has a 0, its digit is 1 and so is
+    every digit above j where k has a 1 (the highest position where they differ). So one clause per
+    0 of k: ``¬dⱼ ∨ ⋁ {¬dᵢ : i > j, kᵢ = 1}``; the digits above k's highest 1 come out as units.
+    """
+    if k < 0:
+        return False
+    if k >> len(digits):
+        return True
+    clauses: list[list[int]] = []
+    above: list[int] = []  # ¬dᵢ for the digits above j where k has a 1 (constant 1 digits drop out)
+    satisfied_above = False  # a constant 0 digit where k has a 1: the number is below k, lower clauses hold
+    for j in range(len(digits) - 1, -1, -1):
+        d = digits[j]
+        if (k >> j) & 1:
+            if d is False:
+                satisfied_above = True
+            elif d is not True:
+                above.append(-d)
+            continue
+        if satisfied_above or d is False:
+            continue
+        if d is True:
+            if not above:
+                return False  # a 1 where k has a 0, and every higher 1 of k matched
+            clauses.append(list(above))
+        else:
+            clauses.append([-d] + above)
+    return clauses if clauses else True

@@ -344,6 +344,65 @@ def test_log_linear_matches_brute_force(doms: list[list[int]], coefs: list[int],
     assert _solutions(text, {"large": "log"}) == expected
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    dx=st.sets(st.integers(-9, 9), min_size=1, max_size=7).map(sorted),
+    dy=st.sets(st.integers(-9, 9), min_size=1, max_size=7).map(sorted),
+    u=st.integers(-11, 11), w=st.integers(-11, 11),
+    shape=st.sampled_from(["(or b (!= x U))", "(or (!= x U) (<= y W))", "(or (!= x U) (!= y W))",
+                           "(or (!= x U) (>= (+ x y) W))", "(or b (<= x U))", "(or b (>= (- y) W))",
+                           "(= y (abs x))", "(or (= x U) (= y W))"]),
+)
+def test_log_comparisons_of_one_variable_in_a_clause_match_brute_force(dx: list[int], dy: list[int], u: int, w: int,
+                                                                       shape: str) -> None:
+    # x ≠ u is one clause on x's bits; a clause's only comparison is distributed into clauses on the
+    # bits (no comparator gates); a comparison with a sum next to it still goes through gates.
+    text = _dom_text("x", dx) + _dom_text("y", dy) + "(bool b)" + shape.replace("U", str(u)).replace("W", str(w))
+    rules = {
+        "(or b (!= x U))": lambda x, y, b: b or x != u,
+        "(or (!= x U) (<= y W))": lambda x, y, b: x != u or y <= w,
+        "(or (!= x U) (!= y W))": lambda x, y, b: x != u or y != w,
+        "(or (!= x U) (>= (+ x y) W))": lambda x, y, b: x != u or x + y >= w,
+        "(or b (<= x U))": lambda x, y, b: b or x <= u,
+        "(or b (>= (- y) W))": lambda x, y, b: b or -y >= w,
+        "(= y (abs x))": lambda x, y, b: y == abs(x),
+        "(or (= x U) (= y W))": lambda x, y, b: x == u or y == w,
+    }
+    expected = {(x, y, b) for x in dx for y in dy for b in (False, True) if rules[shape](x, y, b)}
+    assert _solutions(text, {"large": "log"}) == expected
+
+
+def test_log_at_most_clauses_match_the_number_they_compare() -> None:
+    from csp2sat.encoders.log import at_most_clauses
+
+    for n in range(5):
+        for k in range(-2, (1 << n) + 2):
+            for consts in itertools.product([None, True, False], repeat=n):
+                digits = [c if c is not None else j + 1 for j, c in enumerate(consts)]
+                cnf = at_most_clauses(digits, k)
+                free = [j + 1 for j, c in enumerate(consts) if c is None]
+                for word in range(1 << len(free)):
+                    true = {v for i, v in enumerate(free) if (word >> i) & 1}
+                    number = sum(1 << j for j, d in enumerate(digits) if d is True or (d is not False and d in true))
+                    holds = cnf if isinstance(cnf, bool) else all(
+                        any((lit > 0) == (abs(lit) in true) for lit in clause) for clause in cnf)
+                    assert holds == (number <= k), (digits, k, true)
+
+
+def test_a_table_into_a_log_variable_needs_no_comparator_gates() -> None:
+    # x ≠ u for each of x's 2,001 values is one clause on x's bits, and z ≤ u² (z ≥ u²) a few clauses
+    # on z's bits: 293 CNF variables and 82 k clauses; comparator chains took 59 k variables and 211 k clauses
+    text = "(int x 10000 12000)(int z 0 200000000)(= z (* x x))(int y 0 100000)(>= (+ z y) 100100000)"
+    compiled = compile_model(csp2sat.parse(text), options={"large": "log"})
+    assert compiled.num_vars < 1_000
+    from pysat.solvers import Solver
+    with Solver("cadical195") as solver:
+        compiled.load(solver)
+        assert solver.solve()
+        values = compiled.decode(solver.get_model())
+    assert values["z"] == values["x"] ** 2 and values["z"] + values["y"] >= 100_100_000
+
+
 def test_log_nonlinear_terms_and_selectors() -> None:
     text = "(int x 0 9)(int y -3 7)(int z 0 20)(= z (+ (abs (- x y)) (mod x 3)))(< y x)"
     expected = _brute([list(range(10)), list(range(-3, 8)), list(range(21))],
