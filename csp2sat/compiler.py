@@ -732,11 +732,13 @@ def _choose_log(normal: NormalCSP, large: str, enumerating: bool = False) -> lis
                             [doms[v].size for v in lit.vars]) > ORDER_SUM_COST_LIMIT:
                         for v in big:
                             is_log[v] = True
+    # An alldifferent with a log variable is written pair by pair, by adders: an order-encoded term there
+    # would be one adder input per value. Linked whether or not a term is log yet, since the fixpoint below
+    # may make one log (|x1| linked x1 to a log variable; a pair of x1 and a 30,001-value x3 took 840 k clauses).
     for ad in normal.alldiffs:
-        if any(is_log[v] for v in ad.vars):
-            for v in ad.vars:
-                if doms[v].size > LOG_LINK_THRESHOLD:
-                    links.setdefault(v, set()).update(ad.vars)
+        for v in ad.vars:
+            if doms[v].size > LOG_LINK_THRESHOLD:
+                links.setdefault(v, set()).update(ad.vars)
     todo = [v for v, lg in enumerate(is_log) if lg]
     while todo:
         v = todo.pop()

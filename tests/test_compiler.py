@@ -580,6 +580,20 @@ def test_a_square_of_a_wide_variable_is_a_small_table() -> None:
     assert compiled.num_clauses < 12_000 and compiled.stats["aux_int_vars"] == 1
 
 
+def test_an_alldifferent_term_made_log_by_a_link_takes_the_other_terms_along() -> None:
+    # x1 becomes log-encoded only through its sum with a; the alldifferent is then written pair by pair by
+    # adders, and x3, left in the order encoding, entered its pair as 30,001 adder inputs (870 k clauses)
+    text = "(int a 0 1000000)(int x1 -671788 -640642)(int x3 -50000 -20000)(<= a (+ x1 1650000))(alldifferent x3 x1)"
+    compiled = compile_model(csp2sat.parse(text))
+    assert compiled.stats["log_vars"] == 3 and compiled.num_clauses < 2_000
+    from pysat.solvers import Solver
+    with Solver("glucose4") as solver:
+        compiled.load(solver)
+        assert solver.solve()
+        values = compiled.decode(solver.get_model())
+    assert values["x1"] != values["x3"] and values["a"] <= values["x1"] + 1650000
+
+
 def test_a_sum_too_costly_to_order_encode_is_log_encoded() -> None:
     from csp2sat.checker import check
     from csp2sat.compiler import compile_model
