@@ -97,6 +97,15 @@ def test_enumeration_with_log_encoded_variables_has_exactly_the_brute_force_answ
         _compare_compiled(text, enumerating=True)
 
 
+# `-O large=log`: every variable of more than two values log-encoded, auxiliary ones too, so that
+# clauses hold several comparisons on log variables (x ≠ u as one clause on the bits, a comparison
+# alone in its clause as clauses on its digits, the others through comparator gates).
+@SETTINGS
+@given(st.one_of(csp_texts(), constant_use_texts()))
+def test_log_encoding_of_every_variable_has_exactly_the_brute_force_answers(text: str) -> None:
+    _compare_compiled(text, {"large": "log"})
+
+
 # The direct (one-hot) encoding, forced on every variable of more than two values
 # (in sums too, through its ladder of order literals).
 @SETTINGS
