@@ -247,6 +247,7 @@ class Normaliser:
         self._binding: Binding | None = None
         self._depth = 0
         self._contradiction = False  # an empty clause was written
+        self._equations: list[tuple[int, int, int, int, int]] = []  # (x, a, y, b, k): top-level a·x + b·y + k = 0
         # Cumulative's horizon comes from the declared domains (never from tightened ones).
         self.declared_bounds = model.declared_bounds()
         for var in model.int_vars.values():
@@ -1125,6 +1126,10 @@ class Normaliser:
                 self.emit(self.formula(f, True), i)
         if self.tighten:
             self._propagate_bounds()
+            # Bounds found on the way (a quotient fixed by the file: x0 from 97 k values to 4,096) may bring a
+            # narrow side under the limit of the equations read before the translation: once more.
+            if self._equations and self._narrow_by_equations(self._equations):
+                self._propagate_bounds()
         return self.csp
 
     def _emit_call(self, node: Node, origin: int) -> None:
@@ -1348,7 +1353,7 @@ class Normaliser:
         doms = self.csp.int_domains
         if all(d.size <= TABLE_LIMIT for d in doms):
             return  # the common case (puzzle files): nothing to narrow, no equation to read
-        pairs = []
+        pairs = self._equations
         for f in formulas:
             if f.op != "eq" or len(f.args) != 2:
                 continue
@@ -1358,7 +1363,14 @@ class Normaliser:
             if len(coefs) == 2:
                 (x, a), (y, b) = coefs.items()
                 pairs.append((x, a, y, b, k))
+        self._narrow_by_equations(pairs)
+
+    def _narrow_by_equations(self, pairs: list[tuple[int, int, int, int, int]]) -> bool:
+        """`_narrow_wide_by_equations`'s fixpoint over its (x, a, y, b, k) equations ``a·x + b·y + k = 0``; True if
+        a domain changed. Within `NARROWING_BUDGET` values tried per call."""
+        doms = self.csp.int_domains
         changed = bool(pairs)
+        narrowed = False
         budget = NARROWING_BUDGET
         while changed:
             changed = False
@@ -1369,7 +1381,7 @@ class Normaliser:
                     continue
                 budget -= doms[x].size
                 if budget < 0:
-                    return
+                    return narrowed
                 ys_domain = doms[y].intervals
                 starts = [lo for lo, _ in ys_domain]
                 xs, ys = [], []
@@ -1386,7 +1398,8 @@ class Normaliser:
                 narrowed_x, narrowed_y = Domain.of([(u, u) for u in xs]), Domain.of([(w, w) for w in ys])
                 if narrowed_x != doms[x] or narrowed_y != doms[y]:
                     doms[x], doms[y] = narrowed_x, narrowed_y
-                    changed = True
+                    changed = narrowed = True
+        return narrowed
 
     def _try_tighten(self, i: int, f: Node) -> bool:
         """Intersect a domain with a top-level single-variable comparison; True when absorbed."""

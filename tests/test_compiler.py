@@ -532,13 +532,20 @@ def _solutions_of_4z_14x(x_values: range) -> int:
      _solutions_of_4z_14x(range(214929, 214936))),
     ("(int x1 -1000 1000)(int x3 221 3554)(= (+ (* 9 x3) (* 8 x1)) 24638)",
      len([x1 for x1 in range(-1000, 1001) if (24638 - 8 * x1) % 9 == 0 and 221 <= (24638 - 8 * x1) // 9 <= 3554])),
+    # x0 has 97 k values until the quotient, fixed after the translation, leaves 4,096: the equations are read again
+    ("(int x0 ((18314 78594) (733400 770048)))(int x2 -1073741824 1073741824)(= (div x0 4096) 184)"
+     "(= (+ (* 45 x2) (* -31 x0)) 45054899855)",
+     len([x0 for x0 in range(184 * 4096, 185 * 4096) if (45054899855 + 31 * x0) % 45 == 0])),
 ])
 def test_a_wide_variable_tied_to_a_narrow_one_by_an_equation_is_narrowed(text: str, count: int) -> None:
     # log-encoded, each answer was an adder circuit to solve (126 answers of a random file: 10.8 s); now the
     # wide variable keeps only the values with a partner and is order-encoded
     assert _count_solutions(text) == count
     if count:
-        assert compile_model(csp2sat.parse(text)).stats["log_vars"] == 0
+        compiled = compile_model(csp2sat.parse(text))
+        assert compiled.stats["log_vars"] == 0
+        # each answer is one value of each of the two: they keep nothing else
+        assert [d.size for d, name in zip(compiled.normal.int_domains, compiled.normal.int_names) if name] == [count] * 2
 
 
 @pytest.mark.parametrize("text, count", [
