@@ -601,6 +601,15 @@ def test_an_alldifferent_term_made_log_by_a_link_takes_the_other_terms_along() -
     assert values["x1"] != values["x3"] and values["a"] <= values["x1"] + 1650000
 
 
+def test_a_quotient_is_pinned_by_two_sums_of_two_terms() -> None:
+    # x - 12345·q - r = 0 over 61,000 values of x: a sum of three, about |q|·|r| = 79 × 12,345 clauses each way;
+    # 0 ≤ x - 12345·q ≤ 12344 are sums of x and q alone
+    text = "(int x 0 60999)(int y 0 10)(= (div x 12345) y)(> x 30000)(< x 37100)"
+    compiled = compile_model(csp2sat.parse(text))
+    assert compiled.num_clauses < 10_000  # 33.6 k through the sum of three
+    assert _count_solutions(text) == 37099 - 30000  # y = 2 up to 37,034, then 3
+
+
 def test_a_sum_too_costly_to_order_encode_is_log_encoded() -> None:
     from csp2sat.checker import check
     from csp2sat.compiler import compile_model

@@ -425,8 +425,8 @@ def test_huge_domains_solve_with_the_log_encoding() -> None:
 @settings(max_examples=30, deadline=None)
 @given(
     lo=st.integers(-12, 3), width=st.integers(0, 14), d=st.integers(1, 5),
-    op=st.sampled_from(["div", "mod", "abs"]), c=st.integers(-4, 4), large=st.sampled_from(["auto", "log", "order"]),
-    reified=st.booleans(),
+    op=st.sampled_from(["div", "mod", "abs", "divmod", "moddiv"]), c=st.integers(-4, 4),
+    large=st.sampled_from(["auto", "log", "order"]), reified=st.booleans(),
 )
 def test_linear_div_mod_abs_match_brute_force(lo: int, width: int, d: int, op: str, c: int,
                                                 large: str, reified: bool) -> None:
@@ -437,10 +437,14 @@ def test_linear_div_mod_abs_match_brute_force(lo: int, width: int, d: int, op: s
 
 
 def _check_div_mod_abs(lo: int, width: int, d: int, op: str, c: int, large: str, reified: bool) -> None:
-    term = f"(abs (- x 1))" if op == "abs" else f"({op} (+ x 1) {d})"
+    # divmod: the quotient (two sums of x and q) shared by the remainder's x - d·q - r = 0; moddiv: the
+    # other way round, the quotient of the remainder's equation shared by the div
+    term = {"abs": "(abs (- x 1))", "divmod": f"(+ (div (+ x 1) {d}) (* 2 (mod (+ x 1) {d})))",
+            "moddiv": f"(+ (* 2 (mod (+ x 1) {d})) (div (+ x 1) {d}))"}.get(op, f"({op} (+ x 1) {d})")
     body = f"(= {term} (+ y {c}))"
     text = f"(int x {lo} {lo + width})(int y -6 6)(bool b)" + (f"(or b {body})" if reified else body)
-    f = {"abs": lambda v: abs(v - 1), "div": lambda v: (v + 1) // d, "mod": lambda v: (v + 1) % d}[op]
+    f = {"abs": lambda v: abs(v - 1), "div": lambda v: (v + 1) // d, "mod": lambda v: (v + 1) % d,
+         "divmod": lambda v: (v + 1) // d + 2 * ((v + 1) % d), "moddiv": lambda v: (v + 1) // d + 2 * ((v + 1) % d)}[op]
     expected = {(x, y, b) for x in range(lo, lo + width + 1) for y in range(-6, 7) for b in (False, True)
                 if (reified and b) or f(x) == y + c}
     assert _solutions(text, {"large": large}) == expected
