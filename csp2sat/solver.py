@@ -1309,6 +1309,13 @@ class Watchdog:
         if self.nested:
             return
         self._armed = False
+        # The wakeup pipe goes first: a signal between the helper's end and `_restore` made Python write to a
+        # pipe nobody reads ("Exception ignored when trying to write to the signal wakeup fd: BrokenPipeError"
+        # on stderr when SIGTERM came just as a search ended), or to the closed write end.
+        for what, old in self._saved:
+            if what == "wakeup":
+                signal.set_wakeup_fd(old)
+        self._saved = [entry for entry in self._saved if entry[0] != "wakeup"]
         if self.process is not None:
             self.process.kill()
             self.process.wait()
