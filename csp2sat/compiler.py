@@ -272,12 +272,11 @@ def _count_inputs(lit: Linear, order: OrderEncoding) -> tuple[list[int], int]:
     return inputs, c
 
 
-def _log_literal(lit: Linear, order: OrderEncoding, log: LogEncoding | None) -> int | bool | None:
-    """The literal ⇔ `lit` by binary arithmetic when it involves a log variable, else None."""
-    if log is None or not any(v in log.bits for v in lit.vars):
-        return None
+def _log_sum(lit: Linear, order: OrderEncoding, log: LogEncoding) -> tuple:
+    """`lit` (which involves a log variable) as the arguments of `LogEncoding.le_terms`/`le_clauses`:
+    its (coefficient, variable) terms, its bound, and the order literals of its order-encoded variables."""
     others = {v: (order.values[v], order.le_literals(v)) for v in lit.vars if v not in log.bits}
-    return log.le_terms(list(zip(lit.coefs, lit.vars)), lit.c, others)
+    return list(zip(lit.coefs, lit.vars)), lit.c, others
 
 
 def _encode_clause(lits: list, prefix: list[int], order: OrderEncoding, pool: Pool, out: ClauseBuffer,
@@ -321,9 +320,7 @@ def _encode_clause(lits: list, prefix: list[int], order: OrderEncoding, pool: Po
     if in_log:
         if len(in_log) == 1 and not complex_:
             # The one sum of the clause: its comparison's clauses, each with the clause's other literals
-            lit = in_log[0]
-            others = {v: (order.values[v], order.le_literals(v)) for v in lit.vars if v not in log.bits}
-            cnf = log.le_clauses(list(zip(lit.coefs, lit.vars)), lit.c, others)
+            cnf = log.le_clauses(*_log_sum(in_log[0], order, log))
             if cnf is True:
                 return
             if cnf is not False:
@@ -332,7 +329,7 @@ def _encode_clause(lits: list, prefix: list[int], order: OrderEncoding, pool: Po
                 return
         else:
             for lit in in_log:
-                cnf = _log_literal(lit, order, log)
+                cnf = log.le_terms(*_log_sum(lit, order, log))
                 if cnf is True:
                     return
                 if cnf is not False:
@@ -396,7 +393,7 @@ def _log_exclusions(lits: list[Linear], log: LogEncoding, simple: list[int]) -> 
     below: dict[tuple[int, int], Linear] = {}  # (x, u) -> x ≤ u - 1
     above: dict[tuple[int, int], Linear] = {}  # (x, u) -> -x ≤ -u - 1
     for lit in lits:
-        if len(lit.vars) == 1 and lit.coefs[0] in (1, -1) and lit.vars[0] in log.bits:
+        if len(lit.vars) == 1 and lit.coefs[0] in (1, -1):  # its one variable is log (the caller's choice)
             if lit.coefs[0] == 1:
                 below[(lit.vars[0], lit.c + 1)] = lit
             else:

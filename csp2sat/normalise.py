@@ -807,19 +807,19 @@ class Normaliser:
         by 12,345 of a 61 k-value variable once went through that sum too: 1.9 M clauses for a ``div``.
         """
         linear = tuple(sorted(x[0].items())), x[1], d
+        low, high = (0, d - 1) if d > 0 else (d + 1, 0)  # the remainder's range
         q = self._var_cache.get(("div", *linear))
         if op == "mod":
             r = self._var_cache.get(("mod", *linear))
             if r is None:
                 # q without bounds of its own when the file has no div of x: the equation pins it
                 q = q if q is not None else self.new_int(self._quotients(x, d))
-                r = self.new_int(Domain.range(0, d - 1) if d > 0 else Domain.range(d + 1, 0))
+                r = self.new_int(Domain.range(low, high))
                 self._define_eq(r, _sub(x, ({q: d}, 0)))
                 self._var_cache[("div", *linear)], self._var_cache[("mod", *linear)] = q, r
             return {r: 1}, 0
         if q is None:
             q = self.new_int(self._quotients(x, d))
-            low, high = (0, d - 1) if d > 0 else (d + 1, 0)
             rest = _sub(x, ({q: d}, 0))  # x - d·q: the remainder
             self.emit(_mk_and([self.le(rest, high), self.le(_scale(rest, -1), -low)]), -1)
             self._var_cache[("div", *linear)] = q
@@ -1367,7 +1367,6 @@ class Normaliser:
         doms = self.csp.int_domains
         if all(d.size <= TABLE_LIMIT for d in doms):
             return  # the common case (puzzle files): nothing to narrow, no equation to read
-        pairs = self._equations
         for f in formulas:
             if f.op != "eq" or len(f.args) != 2:
                 continue
@@ -1376,8 +1375,8 @@ class Normaliser:
             coefs, k = _sub(self.term(f.args[0]), self.term(f.args[1]))
             if len(coefs) == 2:
                 (x, a), (y, b) = coefs.items()
-                pairs.append((x, a, y, b, k))
-        self._narrow_by_equations(pairs)
+                self._equations.append((x, a, y, b, k))
+        self._narrow_by_equations(self._equations)
 
     def _narrow_by_equations(self, pairs: list[tuple[int, int, int, int, int]]) -> bool:
         """`_narrow_wide_by_equations`'s fixpoint over its (x, a, y, b, k) equations ``a·x + b·y + k = 0``; True if

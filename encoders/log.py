@@ -302,16 +302,15 @@ def at_most_clauses(digits: Sequence[Lit], k: int) -> "list[list[int]] | bool":
         return True
     clauses: list[list[int]] = []
     above: list[int] = []  # ¬dᵢ for the digits above j where k has a 1 (constant 1 digits drop out)
-    satisfied_above = False  # a constant 0 digit where k has a 1: the number is below k, lower clauses hold
     for j in range(len(digits) - 1, -1, -1):
         d = digits[j]
         if (k >> j) & 1:
             if d is False:
-                satisfied_above = True
-            elif d is not True:
+                break  # a constant 0 where k has a 1: the number is below k, every lower clause holds
+            if d is not True:
                 above.append(-d)
             continue
-        if satisfied_above or d is False:
+        if d is False:
             continue
         if d is True:
             if not above:

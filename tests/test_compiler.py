@@ -593,7 +593,6 @@ def test_an_alldifferent_term_made_log_by_a_link_takes_the_other_terms_along() -
     text = "(int a 0 1000000)(int x1 -671788 -640642)(int x3 -50000 -20000)(<= a (+ x1 1650000))(alldifferent x3 x1)"
     compiled = compile_model(csp2sat.parse(text))
     assert compiled.stats["log_vars"] == 3 and compiled.num_clauses < 2_000
-    from pysat.solvers import Solver
     with Solver("glucose4") as solver:
         compiled.load(solver)
         assert solver.solve()

@@ -395,7 +395,6 @@ def test_a_table_into_a_log_variable_needs_no_comparator_gates() -> None:
     text = "(int x 10000 12000)(int z 0 200000000)(= z (* x x))(int y 0 100000)(>= (+ z y) 100100000)"
     compiled = compile_model(csp2sat.parse(text), options={"large": "log"})
     assert compiled.num_vars < 1_000
-    from pysat.solvers import Solver
     with Solver("cadical195") as solver:
         compiled.load(solver)
         assert solver.solve()
