@@ -50,6 +50,8 @@ do not take part in equality, so two trees that mean the same compare equal.
 
 from __future__ import annotations
 
+import math
+from bisect import bisect_right
 from dataclasses import dataclass, field, fields
 from typing import Any, Callable, Iterator, Union
 
@@ -197,8 +199,11 @@ class Domain:
     def __contains__(self, value: object) -> bool:
         if not isinstance(value, int):
             return False
-        # Domains are short lists of intervals in practice; bisect would not pay off.
-        return any(lo <= value <= hi for lo, hi in self.intervals)
+        intervals = self.intervals
+        if len(intervals) <= 8:  # the usual case: bisect would not pay off
+            return any(lo <= value <= hi for lo, hi in intervals)
+        at = bisect_right(intervals, (value, math.inf)) - 1  # divisor sets and images have thousands of holes
+        return at >= 0 and value <= intervals[at][1]
 
     def nth(self, k: int) -> int:
         """The k-th smallest value (from 0), without listing the values (IndexError past the last)."""

@@ -553,11 +553,49 @@ def test_a_wide_variable_tied_to_a_narrow_one_by_an_equation_is_narrowed(text: s
     ("(int x -100000 100000)(int y -100000 100000)(= (* x y) 6)", 8),
     ("(int x 2 100000)(int y 2 100000)(= (* x y) 7)", 0),  # a prime has no such factors
     ("(int x -2147483648 2147483647)(int y -2147483648 2147483647)(= (* x y) 4611686014132420609)", 2),  # (±(2³¹-1))²
+    # the product against a variable: no divisors to narrow to, so the product itself is encoded by bits
+    ("(int x -100000 100000)(int y -100000 100000)(int z 6 6)(= (* x y) z)", 8),
 ])
 def test_a_product_of_two_wide_variables_goes_beyond_two_to_the_32(text: str, count: int) -> None:
     # the product's 10¹⁰ (up to 2⁶³) values were refused as an intermediate value of more than 2³² values;
     # it is log-encoded like the factors
     assert _count_solutions(text) == count
+
+
+def test_a_product_fixed_by_the_file_narrows_its_factors_to_the_divisors() -> None:
+    # by the product's circuit Glucose took 40 s to prove that 999,983 (a prime) has no such factors, and 18 s
+    # to factor 999,997 = 757 · 1321; the divisors decide both before anything is encoded
+    prime = compile_model(csp2sat.parse("(int x 2 100000)(int y 2 100000)(= (* x y) 999983)"))
+    assert [] in list(prime.clauses()) and prime.num_clauses < 50
+    semiprime = compile_model(csp2sat.parse("(int x 2 100000)(int y 2 100000)(= (* x y) 999997)"))
+    assert [d.size for d in semiprime.normal.int_domains[:2]] == [2, 2] and semiprime.num_clauses < 50
+    assert _count_solutions("(int x 2 100000)(int y 2 100000)(= (* x y) 999997)") == 2
+
+
+@pytest.mark.parametrize("text, domains, pred", [
+    ("(int x -9 9)(int y -9 9)(= (* x y) -12)", {"x": range(-9, 10), "y": range(-9, 10)}, lambda x, y: x * y == -12),
+    ("(int x (-8 -3 0 2 4 7))(int y -9 9)(= 18 (* (+ x 1) (- 3 y)))",
+     {"x": [-8, -3, 0, 2, 4, 7], "y": range(-9, 10)}, lambda x, y: (x + 1) * (3 - y) == 18),
+    ("(int x -9 9)(int y -9 9)(= (* (* 2 x) (+ y -1)) 24)",
+     {"x": range(-9, 10), "y": range(-9, 10)}, lambda x, y: 2 * x * (y - 1) == 24),
+    ("(int x -9 9)(= (* (- x 1) (+ x 1)) 15)", {"x": range(-9, 10)}, lambda x: (x - 1) * (x + 1) == 15),
+    ("(int x -9 9)(int y -9 9)(or (= (* x y) 6) (= x 0))",  # not at the top level: no narrowing
+     {"x": range(-9, 10), "y": range(-9, 10)}, lambda x, y: x * y == 6 or x == 0),
+    ("(int x -9 9)(int y -9 9)(= (* x y) 6)(= (* y x) -6)", {"x": range(-9, 10), "y": range(-9, 10)},
+     lambda x, y: False),
+])
+def test_a_product_equal_to_a_constant_counts_like_brute_force(text: str, domains: dict, pred: Callable) -> None:
+    assert _count_solutions(text) == _brute({k: list(v) for k, v in domains.items()}, pred)
+
+
+def test_two_wide_factors_are_narrowed_to_the_divisors_of_the_constant() -> None:
+    # both sides have more values than a table takes: the divisors of -36 are listed instead
+    text = "(int x -100000 100000)(int y -100000 100000)(= (* (+ x 3) (- 2 y)) -36)"
+    pairs = [(f - 3, 2 - (-36 // f)) for f in range(-36, 37) if f and -36 % f == 0]
+    compiled = compile_model(csp2sat.parse(text))
+    assert compiled.stats["log_vars"] == 0
+    assert compiled.normal.int_domains[0].size == len(pairs) == 18
+    assert _count_solutions(text) == 18
 
 
 @pytest.mark.parametrize("text, domains, pred", [
