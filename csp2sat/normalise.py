@@ -248,6 +248,7 @@ class Normaliser:
         self._depth = 0
         self._contradiction = False  # an empty clause was written
         self._equations: list[tuple[int, int, int, int, int]] = []  # (x, a, y, b, k): top-level a·x + b·y + k = 0
+        self._products: list[tuple[int, int, int]] = []  # (x, y, z): z = x·y, for `_propagate_bounds`
         # Cumulative's horizon comes from the declared domains (never from tightened ones).
         self.declared_bounds = model.declared_bounds()
         for var in model.int_vars.values():
@@ -907,6 +908,7 @@ class Normaliser:
             dom = Domain.range(min(corners), max(corners))
         z = self.new_int(dom)
         self._var_cache[key] = z
+        self._products.append((x, y, z))
         if dx.size > TABLE_LIMIT or (self._log_allowed and max(dy.size, doms[z].size) > EXACT_IMAGE_LIMIT):
             # beyond 2¹⁶ values (compiler.LOG_THRESHOLD) y or z is log-encoded, and a case per value of x would
             # be a comparison circuit each (x -300..300 times y 0..2²⁰: 601 of them, no answer in 60 s; by the
@@ -1281,13 +1283,15 @@ class Normaliser:
         return closed
 
     def _propagate_bounds(self) -> None:
-        """Shrink domains by bounds reasoning on the linear clauses, to a fixpoint.
+        """Shrink domains by bounds reasoning on the linear clauses and the products, to a fixpoint.
 
         ``Σ aᵢ·xᵢ ≤ c`` gives ``aⱼ·xⱼ ≤ c - Σ_{i≠j} min(aᵢ·xᵢ)``. A clause of several sums
         counts when the bounds leave only one of them possible (a job-shop disjunction
         ``s + d ≤ t ∨ t + e ≤ s`` once one order is ruled out), as Sugar's propagation does.
-        Every clause is a hard constraint here (tightening is off with selectors), so the
-        values removed are in no solution; an emptied domain means the problem is unsatisfiable.
+        A product ``z = x·y`` bounds z by the corners of x and y, and x by those of z / y when y
+        cannot be 0 (`_product_bounds`). Every clause is a hard constraint here (tightening is off
+        with selectors), so the values removed are in no solution; an emptied domain means the
+        problem is unsatisfiable.
         """
         doms = self.csp.int_domains
         # Clauses of sums only (a Boolean literal could always satisfy the clause); a one-variable
@@ -1304,15 +1308,43 @@ class Normaliser:
         for k, clause in enumerate(clauses):
             for v in {v for lit in clause for v in lit.vars}:
                 uses.setdefault(v, []).append(k)
+        products = self._products
+        for k, product in enumerate(products, start=len(clauses)):
+            for v in set(product):
+                uses.setdefault(v, []).append(k)
         lb = {v: doms[v].lb for v in uses}
         ub = {v: doms[v].ub for v in uses}
-        queue = list(range(len(clauses)))
-        queued = [True] * len(clauses)
-        budget = 100 * len(clauses) + 10000  # bounds propagation can crawl; stop early, it is only an optimisation
+        queue = list(range(len(clauses) + len(products)))
+        queued = [True] * len(queue)
+
+        def narrow(v: int, lo: int, hi: int) -> bool:
+            """v within lo..hi; False when that leaves it no value."""
+            if lo <= lb[v] and hi >= ub[v]:
+                return True
+            dom = Domain.of([(max(a, lo), min(b, hi)) for a, b in doms[v].intervals])
+            if dom.is_empty():
+                self.csp.clauses.append([])
+                self.csp.origins.append(-1)
+                return False
+            doms[v] = dom
+            lb[v], ub[v] = dom.lb, dom.ub
+            for j in uses[v]:
+                if not queued[j]:
+                    queued[j] = True
+                    queue.append(j)
+            return True
+
+        budget = 100 * len(queue) + 10000  # bounds propagation can crawl; stop early, it is only an optimisation
         while queue and budget:
             budget -= 1
             k = queue.pop()
             queued[k] = False
+            if k >= len(clauses):
+                x, y, z = products[k - len(clauses)]
+                for v, lo, hi in _product_bounds(x, y, z, lb, ub):
+                    if not narrow(v, lo, hi):
+                        return
+                continue
             lit = None
             for cand in clauses[k]:
                 if len(cand.vars) == 1:  # the commonest literal of a longer clause
@@ -1333,26 +1365,10 @@ class Normaliser:
                 for a, v in zip(lit.coefs, lit.vars):
                     bound = slack + (a * lb[v] if a > 0 else a * ub[v])
                     if a > 0:
-                        new = bound // a
-                        if new >= ub[v]:
-                            continue
-                        ub[v] = new
-                    else:
-                        new = -(bound // -a)
-                        if new <= lb[v]:
-                            continue
-                        lb[v] = new
-                    dom = Domain.of([(max(lo, lb[v]), min(hi, ub[v])) for lo, hi in doms[v].intervals])
-                    if dom.is_empty():
-                        self.csp.clauses.append([])
-                        self.csp.origins.append(-1)
+                        if not narrow(v, lb[v], bound // a):
+                            return
+                    elif not narrow(v, -(bound // -a), ub[v]):
                         return
-                    doms[v] = dom
-                    lb[v], ub[v] = dom.lb, dom.ub
-                    for j in uses[v]:
-                        if not queued[j]:
-                            queued[j] = True
-                            queue.append(j)
 
     def _narrow_wide_by_equations(self, formulas: list[Node]) -> None:
         """Top-level equations ``a·x + b·y = c`` of a wide variable y (more than `TABLE_LIMIT` values) and a
@@ -1549,6 +1565,24 @@ _EXTREMA = ("abs", "min", "max")
 # a OP b is b MIRRORED[OP] a.
 _MIRRORED = {"eq": "eq", "ne": "ne", "le": "ge", "lt": "gt", "ge": "le", "gt": "lt"}
 _LINEAR_OPS = frozenset({"eq", "ne", "le", "lt", "ge", "gt", "const", "ivar", "add", "sub", "neg", "mul"})
+
+
+def _product_bounds(x: int, y: int, z: int, lb: dict[int, int], ub: dict[int, int]) -> list[tuple[int, int, int]]:
+    """Bounds that ``z = x·y`` implies, as (variable, low, high): z within the products of the factors'
+    bounds, and each factor within the quotients of z's bounds by the other's, when that one cannot be 0
+    (x·y ≥ 1.2·10⁹ with y ≤ 100,000 leaves x ≥ 12,000)."""
+    out = [(z, min(a * b for a in (lb[x], ub[x]) for b in (lb[y], ub[y])),
+            max(a * b for a in (lb[x], ub[x]) for b in (lb[y], ub[y])))]
+    nonzero = lb[z] > 0 or ub[z] < 0  # then neither factor is 0: one bounded by 0 is bounded by ±1
+    bounds = {v: (1 if nonzero and lb[v] == 0 else lb[v], -1 if nonzero and ub[v] == 0 else ub[v]) for v in (x, y)}
+    for f, g in ((x, y), (y, x)):
+        low, high = bounds[g]
+        if low > 0 or high < 0:  # z / g is monotone in each of z and g: its extremes are at the corners
+            corners = [(p, q) for p in (lb[z], ub[z]) for q in (low, high)]
+            out.append((f, min(-(-p // q) for p, q in corners), max(p // q for p, q in corners)))
+        elif bounds[f] != (lb[f], ub[f]):
+            out.append((f, *bounds[f]))
+    return out
 
 
 def _has_const(node: Node) -> bool:
