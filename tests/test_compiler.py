@@ -459,7 +459,22 @@ def test_a_product_by_bits_counts_like_brute_force(monkeypatch, text: str, domai
     import csp2sat.normalise as normalise
 
     monkeypatch.setattr(normalise, "TABLE_LIMIT", 1)
+    monkeypatch.setattr(normalise, "PRODUCT_CASES_LIMIT", 0)
     assert _count_solutions(text) == _brute({k: list(v) for k, v in domains.items()}, pred)
+
+
+@pytest.mark.parametrize("large", ["auto", "log"])
+def test_a_narrow_factor_times_a_wide_one_is_a_case_per_value(large: str) -> None:
+    # 5 cases z = u·y, where the product's 2.25 M values would be log-encoded: by the bits of |x| (six more
+    # auxiliary variables and a multiplier circuit) Glucose needed 300 k conflicts (22 s) for a file whose
+    # answers are any x ≤ 0
+    text = ("(int x (-45 -3 0 7 12))(int y -50000 -20000)(< y (* x y))(or (>= y -20010) (= x 99))"
+            "(int w -100000 100000)(= w (* x y))")  # the or: y stays wide until the product is written
+    compiled = compile_model(csp2sat.parse(text), options={"large": large})
+    assert compiled.stats["aux_int_vars"] == 1  # the product alone
+    expected = _brute({"x": [-45, -3, 0, 7, 12], "y": range(-20010, -19999)},
+                      lambda x, y: y < x * y and -100000 <= x * y <= 100000)
+    assert _count_solutions(text, {"large": large}) == expected == 22
 
 
 def test_a_product_of_large_factors_stays_small() -> None:
