@@ -1328,7 +1328,7 @@ class Normaliser:
             """v within lo..hi; False when that leaves it no value."""
             if lo <= lb[v] and hi >= ub[v]:
                 return True
-            dom = Domain.of([(max(a, lo), min(b, hi)) for a, b in doms[v].intervals])
+            dom = doms[v].within(lo, hi)
             if dom.is_empty():
                 self.csp.clauses.append([])
                 self.csp.origins.append(-1)

@@ -219,7 +219,21 @@ class Domain:
 
     def within(self, lo: int, hi: int) -> "Domain":
         """The values from `lo` to `hi` (inclusive)."""
-        return Domain(tuple((max(a, lo), min(b, hi)) for a, b in self.intervals if a <= hi and b >= lo))
+        intervals = self.intervals
+        if len(intervals) <= 8:
+            return Domain(tuple((max(a, lo), min(b, hi)) for a, b in intervals if a <= hi and b >= lo))
+        # bounds propagation narrows domains of thousands of single values one step at a time: slice, clip the ends
+        first = max(bisect_right(intervals, (lo, math.inf)) - 1, 0)
+        if intervals[first][1] < lo:
+            first += 1
+        last = bisect_right(intervals, (hi, math.inf))
+        kept = list(intervals[first:last])
+        if kept:
+            kept[0] = (max(kept[0][0], lo), kept[0][1])
+            kept[-1] = (kept[-1][0], min(kept[-1][1], hi))
+            if kept[-1][0] > kept[-1][1]:
+                kept.pop()
+        return Domain(tuple(kept))
 
     def values(self) -> Iterator[int]:
         """All values in increasing order."""
