@@ -1,0 +1,33 @@
+"""The presolve cases of benchmarks/presolve/ (issue 10): each file is decided, and benchmarks/presolve.py
+reads the answer and the CNF size of a fresh `csp2sat solve -v` run."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+import csp2sat
+from csp2sat.compiler import compile_model
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+import presolve  # noqa: E402
+
+CASES = sorted(presolve.CASES.glob("*.csp"))
+
+
+def test_the_cases_are_there() -> None:
+    assert {p.stem for p in CASES} >= {"product_prime", "product_semiprime", "two_wide_equation"}
+
+
+@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+def test_each_case_compiles(path: Path) -> None:
+    assert compile_model(csp2sat.parse(path)).num_clauses > 0
+
+
+def test_the_benchmark_reads_a_fresh_run() -> None:
+    row = presolve.run_case(presolve.CASES / "product_prime.csp", [sys.executable, "-m", "csp2sat"], 30)
+    assert row["status"] == "UNSATISFIABLE" and row["clauses"] == "1"
+    row = presolve.run_case(presolve.CASES / "two_wide_equation.csp", [sys.executable, "-m", "csp2sat"], 30)
+    assert row["status"] == "SATISFIABLE" and int(row["clauses"].replace(",", "")) < 1_000
