@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from bisect import bisect_right
 from typing import Callable, Iterable, Union
 
 from csp2sat._gc import gc_paused
@@ -1334,9 +1333,7 @@ class Normaliser:
                 return True
             dom = doms[v].within(lo, hi)
             if dom.is_empty():
-                self._contradiction = True
-                self.csp.clauses.append([])
-                self.csp.origins.append(-1)
+                self._add_clause([], -1)
                 return False
             doms[v] = dom
             lb[v], ub[v] = dom.lb, dom.ub
@@ -1370,9 +1367,7 @@ class Normaliser:
                     lit, lit_slack = cand, slack
             else:
                 if lit is None:
-                    self._contradiction = True
-                    self.csp.clauses.append([])
-                    self.csp.origins.append(-1)
+                    self._add_clause([], -1)
                     return
                 slack = lit_slack
                 for a, v in zip(lit.coefs, lit.vars):
@@ -1503,17 +1498,13 @@ class Normaliser:
                 budget -= count
                 if budget < 0:
                     return narrowed
-                ys_domain = doms[y].intervals
-                starts = [lo for lo, _ in ys_domain]
+                ys_domain = doms[y]
                 xs, ys = [], []
                 for u in tried:
                     r = -(k + a * u)  # b·y = r
-                    if r % b == 0:
-                        w = r // b
-                        at = bisect_right(starts, w) - 1
-                        if at >= 0 and w <= ys_domain[at][1]:
-                            xs.append(u)
-                            ys.append(w)
+                    if r % b == 0 and r // b in ys_domain:
+                        xs.append(u)
+                        ys.append(r // b)
                 if not xs:
                     continue  # no solution at all: the equation itself says so when it is encoded
                 narrowed_x, narrowed_y = Domain.of([(u, u) for u in xs]), Domain.of([(w, w) for w in ys])
