@@ -253,6 +253,7 @@ class Normaliser:
         self._contradiction = False  # an empty clause was written
         self._equations: list[tuple[int, int, int, int, int]] = []  # (x, a, y, b, k): top-level a·x + b·y + k = 0
         self._products: list[tuple[int, int, int]] = []  # (x, y, z): z = x·y, for `_propagate_bounds`
+        self._functions: list[tuple[int, int, dict[int, int]]] = []  # (x, z, table): z = table[x], likewise
         # Cumulative's horizon comes from the declared domains (never from tightened ones).
         self.declared_bounds = model.declared_bounds()
         for var in model.int_vars.values():
@@ -800,6 +801,7 @@ class Normaliser:
             table = [(u, g(u)) for u in dom.values()]
             z = self.new_int(_image(w for _, w in table))
             self._table(v, table, z)
+            self._functions.append((v, z, dict(table)))
             self._var_cache[key] = z
         return {z: 1}, 0
 
@@ -1318,23 +1320,26 @@ class Normaliser:
         for k, clause in enumerate(clauses):
             for v in {v for lit in clause for v in lit.vars}:
                 uses.setdefault(v, []).append(k)
-        products = self._products
+        products, functions = self._products, self._functions
+        first_function = len(clauses) + len(products)
         for k, product in enumerate(products, start=len(clauses)):
             for v in set(product):
                 uses.setdefault(v, []).append(k)
+        for k, (x, z, _) in enumerate(functions, start=first_function):
+            for v in {x, z}:
+                uses.setdefault(v, []).append(k)
         lb = {v: doms[v].lb for v in uses}
         ub = {v: doms[v].ub for v in uses}
-        queue = list(range(len(clauses) + len(products)))
+        queue = list(range(first_function + len(functions)))
         queued = [True] * len(queue)
 
-        def narrow(v: int, lo: int, hi: int) -> bool:
-            """v within lo..hi; False when that leaves it no value."""
-            if lo <= lb[v] and hi >= ub[v]:
-                return True
-            dom = doms[v].within(lo, hi)
+        def restrict(v: int, dom: Domain) -> bool:
+            """v within `dom` (a subset of its domain); False when that leaves it no value."""
             if dom.is_empty():
                 self._add_clause([], -1)
                 return False
+            if dom.size == doms[v].size:
+                return True
             doms[v] = dom
             lb[v], ub[v] = dom.lb, dom.ub
             for j in uses[v]:
@@ -1343,11 +1348,29 @@ class Normaliser:
                     queue.append(j)
             return True
 
+        def narrow(v: int, lo: int, hi: int) -> bool:
+            """v within lo..hi; False when that leaves it no value."""
+            if lo <= lb[v] and hi >= ub[v]:
+                return True
+            return restrict(v, doms[v].within(lo, hi))
+
         budget = 100 * len(queue) + 10000  # bounds propagation can crawl; stop early, it is only an optimisation
-        while queue and budget:
+        while queue and budget > 0:
             budget -= 1
             k = queue.pop()
             queued[k] = False
+            if k >= first_function:
+                # z = f(x) by a table (div, mod, abs of a narrow x, squares): exact in both directions, as the
+                # table's clauses would be at the bounds only (a quotient fixed by the file left x 86 values)
+                x, z, table = functions[k - first_function]
+                z_dom, known = doms[z], [u for u in doms[x].values() if u in table]
+                budget -= len(known) >> 6
+                if len(known) < doms[x].size:
+                    continue  # (not built over x's domain: nothing safe to conclude)
+                kept = [u for u in known if table[u] in z_dom]
+                if not restrict(x, _image(kept)) or not restrict(z, _image(table[u] for u in kept)):
+                    return
+                continue
             if k >= len(clauses):
                 x, y, z = products[k - len(clauses)]
                 for v, lo, hi in _product_bounds(x, y, z, lb, ub):
