@@ -719,6 +719,44 @@ def test_a_product_of_two_functions_of_one_variable_is_a_table(text: str, domain
     assert _count_solutions(text) == _brute({"x": list(domain)}, pred)
 
 
+def test_a_comparison_of_two_variables_and_their_wide_product_is_split_into_bounds() -> None:
+    # -y < y·x and -47x + 27y < x·y over x of 601 values and y of 30,001: a bound on y for each x, no product
+    # variable (as z = x·y, a multiplier circuit: a random file with both took over 20 s, CP-SAT 2 ms)
+    text = ("(int x -300 300)(int y -50000 -20000)(> (* y x) (- y))(< (+ (* -47 x) (* 27 y)) (* y x))"
+            "(>= (* x y) 14990000)")
+    compiled = compile_model(csp2sat.parse(text))
+    assert compiled.stats["aux_int_vars"] == 0 and compiled.num_clauses <= 30_000 + 3 * 601  # y's order chain
+    assert _count_solutions(text) == 34  # x = -300, y ≤ -49,967
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_split_comparisons_of_products_count_like_brute_force(monkeypatch, seed: int) -> None:
+    import random
+
+    import csp2sat.normalise as normalise
+
+    monkeypatch.setattr(normalise, "PRODUCT_SPLIT_RANGE", 0)  # split every such comparison, small as they are
+    rng = random.Random(seed)
+    lo_x, lo_y = rng.randint(-6, 3), rng.randint(-8, 2)
+    hi_x, hi_y = lo_x + rng.randint(0, 7), lo_y + rng.randint(0, 9)
+    a, b, c, k = (rng.randint(-4, 4) for _ in range(4))
+    op = rng.choice(["<=", ">=", "=", "!=", "<", ">"])
+    left = rng.choice([f"(* x y)", f"(+ (* x y) (* {a} x))", f"(* (+ x {a}) (- y {b}))", f"(* y (* x {c}))"])
+    right = rng.choice([f"{k}", f"(+ (* {b} y) {k})", f"(- x y)"])
+    negate = rng.random() < 0.3
+    comparison = f"({op} {left} {right})"
+    text = f"(int x {lo_x} {hi_x})(int y {lo_y} {hi_y})" + (f"(not {comparison})" if negate else comparison)
+    compare = {"<=": int.__le__, ">=": int.__ge__, "=": int.__eq__, "!=": int.__ne__, "<": int.__lt__,
+               ">": int.__gt__}[op]
+    lhs = {"(* x y)": lambda x, y: x * y, f"(+ (* x y) (* {a} x))": lambda x, y: x * y + a * x,
+           f"(* (+ x {a}) (- y {b}))": lambda x, y: (x + a) * (y - b), f"(* y (* x {c}))": lambda x, y: y * x * c}[left]
+    rhs = {f"{k}": lambda x, y: k, f"(+ (* {b} y) {k})": lambda x, y: b * y + k, "(- x y)": lambda x, y: x - y}[right]
+    expected = _brute({"x": list(range(lo_x, hi_x + 1)), "y": list(range(lo_y, hi_y + 1))},
+                      lambda x, y: compare(lhs(x, y), rhs(x, y)) != negate)
+    assert compile_model(csp2sat.parse(text)).stats["aux_int_vars"] == 0 or "(* x" not in left, text
+    assert _count_solutions(text) == expected, text
+
+
 def test_products_under_bounds_count_like_brute_force() -> None:
     import random
 
