@@ -946,6 +946,8 @@ class Normaliser:
             (f, g), (v, _) = (fa[1], fb[1]), fa
             return self._unary(({v: 1}, 0), lambda u: f(u) * g(u))
         x, y = self.as_var(a), self.as_var(b)
+        if x == y and doms[x].size <= EXACT_IMAGE_LIMIT:  # the square of a sum, named by one variable
+            return self._unary(({x: 1}, 0), lambda u: u * u)
         if doms[x].size > doms[y].size:
             x, y = y, x
         key = ("mul", x, y)
@@ -1219,6 +1221,7 @@ class Normaliser:
         As a product variable z = x·y it would be a multiplier circuit, or a case per value of x into a log z.
         """
         names: set[str] = set()
+        factors: list[tuple[set[str], set[str]]] = []  # the variables of each product's two factors
         wide = False
         doms = self.csp.int_domains
         for sub in node.walk():
@@ -1228,6 +1231,8 @@ class Normaliser:
             elif op == "mul":
                 a, b = sub.args
                 if a.op != "const" and b.op != "const":
+                    factors.append(({n.value for n in a.walk() if n.op == "ivar"},
+                                    {n.value for n in b.walk() if n.op == "ivar"}))
                     lo_a, hi_a = self.bounds(self.term(a)) if _is_linear(a) else (0, 0)
                     lo_b, hi_b = self.bounds(self.term(b)) if _is_linear(b) else (0, 0)
                     corners = [p * q for p in (lo_a, hi_a) for q in (lo_b, hi_b)]
@@ -1236,8 +1241,11 @@ class Normaliser:
                 return None
         if not wide or len(names) != 2:
             return None
-        x, y = sorted(names, key=lambda n: doms[self.int_index[n]].size)
-        return x if doms[self.int_index[x]].size <= TABLE_LIMIT else None
+        for x in sorted(names, key=lambda n: doms[self.int_index[n]].size):
+            # each product must have a factor of x alone, so that every case is linear ((x + y)·(x + y) is not)
+            if doms[self.int_index[x]].size <= TABLE_LIMIT and all({x} in pair for pair in factors):
+                return x
+        return None
 
     def _split_on_values(self, node: Node, pos: bool, name: str) -> NNF:
         """`formula(node, pos)` as ``⋀_u (x ≠ u ∨ node[x := u])`` over the values u of the variable `name`."""

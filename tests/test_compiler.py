@@ -727,6 +727,9 @@ def test_a_comparison_of_two_variables_and_their_wide_product_is_split_into_boun
     compiled = compile_model(csp2sat.parse(text))
     assert compiled.stats["aux_int_vars"] == 0 and compiled.num_clauses <= 30_000 + 3 * 601  # y's order chain
     assert _count_solutions(text) == 34  # x = -300, y ≤ -49,967
+    # not where a case would still multiply y by itself: the square of a sum stays one table
+    square = compile_model(csp2sat.parse("(int x -300 300)(int y -300 300)(!= (* (+ x y) (+ x y)) 49)"))
+    assert square.stats["aux_int_vars"] == 2
 
 
 @pytest.mark.parametrize("seed", range(60))
