@@ -1104,7 +1104,7 @@ class Normaliser:
                 bounded = self._extremum_against_constant(op if pos else _NEGATED[op], x, y)
                 if bounded is not None:
                     return bounded
-            if x.op == "mul" or y.op == "mul" or x.op in _SUMS or y.op in _SUMS:
+            if (x.op in _ARITHMETIC and _multiplies_variables(x)) or (y.op in _ARITHMETIC and _multiplies_variables(y)):
                 narrow = self._product_split_variable(node)
                 if narrow is not None:
                     return self._split_on_values(node, pos, narrow)
@@ -1711,7 +1711,20 @@ _EXTREMA = ("abs", "min", "max")
 _MIRRORED = {"eq": "eq", "ne": "ne", "le": "ge", "lt": "gt", "ge": "le", "gt": "lt"}
 # Operators of a comparison that `_product_split_variable` may split on the values of one of its variables.
 _SPLIT_OPS = frozenset({"eq", "ne", "le", "lt", "ge", "gt", "const", "add", "sub", "neg", "mul"})
-_SUMS = frozenset({"add", "sub", "neg"})
+_ARITHMETIC = frozenset({"mul", "add", "sub", "neg"})
+
+
+def _multiplies_variables(term: Node) -> bool:
+    """True when `term` is a product of two non-constant terms, or a sum with one among its own terms
+    (a cheap look before `Normaliser._product_split_variable` walks a comparison: most have no such product)."""
+    op = term.op
+    if op == "mul":
+        return term.args[0].op != "const" and term.args[1].op != "const"
+    if op == "add" or op == "sub" or op == "neg":
+        for arg in term.args:
+            if arg.op == "mul" and arg.args[0].op != "const" and arg.args[1].op != "const":
+                return True
+    return False
 
 
 def _substitute(node: Node, name: str, value: int) -> Node:
