@@ -18,7 +18,8 @@ CASES = sorted(presolve.CASES.glob("*.csp"))
 
 
 def test_the_cases_are_there() -> None:
-    assert {p.stem for p in CASES} >= {"product_prime", "product_semiprime", "two_wide_equation"}
+    assert {p.stem for p in CASES} >= {"product_prime", "product_semiprime", "two_wide_equation", "comparison_split",
+                                       "function_product", "quotient_pieces"}
 
 
 @pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
