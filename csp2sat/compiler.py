@@ -821,7 +821,7 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
                           is_direct if any(is_direct) else None, out)
     order.vectorise = estimate >= VECTOR_MIN_CNF
     order.axioms(out)
-    log = LogEncoding(normal.int_domains, is_log, pool, out) if any(is_log) else None
+    log = LogEncoding(normal.int_domains, is_log, pool, out, normal.defined) if any(is_log) else None
     guards = [[-s] for s in sels] if sels else None
     cards = Totalizers(pool, out, opts["amo"])
     seen = _Seen(name_all=opts["disjunction"] == "named")

@@ -129,6 +129,9 @@ class NormalCSP:
     clauses: list[list[Lit]] = field(default_factory=list)
     origins: list[int] = field(default_factory=list)
     alldiffs: list[AllDifferent] = field(default_factory=list)
+    # Auxiliaries defined by an equation with a sum (`Normaliser._define_eq`): each value they take is the sum's,
+    # so their domain's holes need no clauses of their own (a log encoding would pay one or more per hole).
+    defined: set[int] = field(default_factory=set)
 
     @property
     def num_ints(self) -> int:
@@ -691,6 +694,7 @@ class Normaliser:
         return aux
 
     def _define_eq(self, aux: int, expr: Expr) -> None:
+        self.csp.defined.add(aux)
         d = _sub(expr, ({aux: 1}, 0))
         self.emit(_mk_and([self.le(d, 0), self.le(_scale(d, -1), 0)]), -1)
 

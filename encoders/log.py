@@ -18,9 +18,13 @@ comparison and may be used in either polarity (objective bounds, assumptions).
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Callable, Container, Sequence
 
 from csp2sat.encoders.cnf import ClauseBuffer, Pool
+
+# A variable whose values other clauses keep within its domain (`LogEncoding`'s `defined`) still gets its holes
+# cut when it has at most this many intervals: a few clauses, which help propagation.
+HOLES_CUT_ALWAYS = 16
 
 # Lit: a CNF literal, or True/False for a constant.
 Lit = "int | bool"
@@ -210,7 +214,11 @@ def _exclude_outside(bits: list[int], intervals: Sequence[tuple[int, int]], lb: 
 class LogEncoding:
     """Bits of the log-encoded variables (others keep the order encoding)."""
 
-    def __init__(self, domains: Sequence, is_log: Sequence[bool], pool: Pool, out: ClauseBuffer) -> None:
+    def __init__(self, domains: Sequence, is_log: Sequence[bool], pool: Pool, out: ClauseBuffer,
+                 defined: Container[int] = ()) -> None:
+        """`defined`: variables whose every value is forced into their domain by other clauses (auxiliaries equal
+        to a sum); their holes are not cut where there are more than `HOLES_CUT_ALWAYS` (z = 6763·x over 49,137
+        values of x: 626 k clauses for the holes between the multiples)."""
         self.gates = Gates(pool, out)
         self.lb: dict[int, int] = {}
         self.bits: dict[int, list[int]] = {}
@@ -222,7 +230,8 @@ class LogEncoding:
             first = pool.block(n)
             self.lb[var] = lb
             self.bits[var] = list(range(first, first + n))
-            _exclude_outside(self.bits[var], dom.intervals, lb, out)
+            loose = len(dom.intervals) > HOLES_CUT_ALWAYS and var in defined
+            _exclude_outside(self.bits[var], ((lb, ub),) if loose else dom.intervals, lb, out)
 
     def value(self, var: int, true: Callable[[int], bool]) -> int:
         """The value of a log variable in a SAT model (`true(v)` reads CNF variable v)."""
