@@ -810,8 +810,9 @@ class Normaliser:
             table = [(u, g(u)) for u in dom.values()]
             z = self.new_int(_image(w for _, w in table))
             self._table(v, table, z)
-            self._functions.append((v, z, dict(table)))
-            self._function_of[z] = (v, self._functions[-1][2].__getitem__)
+            values = dict(table)
+            self._functions.append((v, z, values))
+            self._function_of[z] = (v, values.__getitem__)
             self._var_cache[key] = z
         return {z: 1}, 0
 
@@ -830,20 +831,24 @@ class Normaliser:
             r = self._var_cache.get(("mod", *linear))
             if r is None:
                 # q without bounds of its own when the file has no div of x: the equation pins it
-                q = q if q is not None else self.new_int(self._quotients(x, d))
-                r = self.new_int(self._remainders(x, d))
+                q = q if q is not None else self._new_quotient(x, d)
+                r = self.new_int(self._remainders(x, d, low, high))
                 self._define_eq(r, _sub(x, ({q: d}, 0)))
                 self._var_cache[("div", *linear)], self._var_cache[("mod", *linear)] = q, r
-                self._note_function(q, x, lambda u: u // d)
                 self._note_function(r, x, lambda u: u % d)
             return {r: 1}, 0
         if q is None:
-            q = self.new_int(self._quotients(x, d))
+            q = self._new_quotient(x, d)
             rest = _sub(x, ({q: d}, 0))  # x - d·q: the remainder
             self.emit(_mk_and([self.le(rest, high), self.le(_scale(rest, -1), -low)]), -1)
             self._var_cache[("div", *linear)] = q
-            self._note_function(q, x, lambda u: u // d)
         return {q: 1}, 0
+
+    def _new_quotient(self, x: Expr, d: int) -> int:
+        """A variable for ``x div d`` over its values (`_quotients`), known as a function of x; its caller pins it."""
+        q = self.new_int(self._quotients(x, d))
+        self._note_function(q, x, lambda u: u // d)
+        return q
 
     def _note_function(self, z: int, x: Expr, f: Callable[[int], int]) -> None:
         """Remember that z = f(x) when x is a function of one variable (`_function_of_one`)."""
@@ -872,10 +877,9 @@ class Normaliser:
         """
         return Domain.of([(lo // d, hi // d) if d > 0 else (hi // d, lo // d) for lo, hi in self.domain_of(x).intervals])
 
-    def _remainders(self, x: Expr, d: int) -> Domain:
-        """The values of ``x mod d`` (floor semantics): each interval of x's values narrower than |d| maps onto
-        one interval of remainders, or two where it wraps round."""
-        low, high = (0, d - 1) if d > 0 else (d + 1, 0)
+    def _remainders(self, x: Expr, d: int, low: int, high: int) -> Domain:
+        """The values of ``x mod d`` (floor semantics, within `low`..`high`): each interval of x's values narrower
+        than |d| maps onto one interval of remainders, or two where it wraps round."""
         pieces = []
         for lo, hi in self.domain_of(x).intervals:
             if hi - lo + 1 >= abs(d) or len(pieces) > TABLE_LIMIT:
@@ -1233,10 +1237,9 @@ class Normaliser:
             if op == "ivar":
                 names.add(sub.value)
             elif op == "mul":
-                a, b = sub.args
-                if a.op != "const" and b.op != "const":
-                    factors.append(({n.value for n in a.walk() if n.op == "ivar"},
-                                    {n.value for n in b.walk() if n.op == "ivar"}))
+                if _is_variable_product(sub):
+                    a, b = sub.args
+                    factors.append((_int_names(a), _int_names(b)))
                     lo_a, hi_a = self.bounds(self.term(a)) if _is_linear(a) else (0, 0)
                     lo_b, hi_b = self.bounds(self.term(b)) if _is_linear(b) else (0, 0)
                     corners = [p * q for p in (lo_a, hi_a) for q in (lo_b, hi_b)]
@@ -1723,12 +1726,22 @@ def _multiplies_variables(term: Node) -> bool:
     (a cheap look before `Normaliser._product_split_variable` walks a comparison: most have no such product)."""
     op = term.op
     if op == "mul":
-        return term.args[0].op != "const" and term.args[1].op != "const"
+        return _is_variable_product(term)
     if op == "add" or op == "sub" or op == "neg":
         for arg in term.args:
-            if arg.op == "mul" and arg.args[0].op != "const" and arg.args[1].op != "const":
+            if arg.op == "mul" and _is_variable_product(arg):
                 return True
     return False
+
+
+def _is_variable_product(mul: Node) -> bool:
+    """True when the ``mul`` node multiplies two non-constant terms."""
+    return mul.args[0].op != "const" and mul.args[1].op != "const"
+
+
+def _int_names(node: Node) -> set[str]:
+    """The integer variables named in `node`."""
+    return {n.value for n in node.walk() if n.op == "ivar"}
 
 
 def _substitute(node: Node, name: str, value: int) -> Node:
