@@ -856,6 +856,7 @@ def compile_model(model: Model, selectors: bool = False, options: dict[str, str]
     t2 = time.perf_counter()
     stats = {
         "normalise_s": t1 - t0,
+        "normalise_passes": normal.passes,
         "encode_s": t2 - t1,
         "int_vars": len(declared.int_vars),
         "bool_vars": len(model.bool_vars),

@@ -58,6 +58,10 @@ PRODUCT_CASES_LIMIT = 64
 # A comparison of two variables x, y with a product of them over more values than this is split on the values
 # of the narrower (at most `TABLE_LIMIT`): each case a bound on the other (`Normaliser._product_split_variable`).
 PRODUCT_SPLIT_RANGE = 1 << 16
+# ... on the values of one of at most this many, when the other is order-encoded (`_product_split_variable`).
+PRODUCT_SPLIT_LIMIT = 1 << 12
+# The domain sizes at which the translation of a product, quotient or remainder changes (`narrowed_domains`).
+_METHOD_LIMITS = (PRODUCT_CASES_LIMIT, TABLE_LIMIT, PRODUCT_SPLIT_LIMIT)
 # Values of narrow variables `_narrow_wide_by_equations` may try in all (a file of many such equations
 # over 65,536-value partners would otherwise spend minutes there).
 NARROWING_BUDGET = 4_000_000
@@ -132,6 +136,8 @@ class NormalCSP:
     # Auxiliaries defined by an equation with a sum (`Normaliser._define_eq`): each value they take is the sum's,
     # so their domain's holes need no clauses of their own (a log encoding would pay one or more per hole).
     defined: set[int] = field(default_factory=set)
+    # 2 when the model was translated again over the domains that bounds propagation found (`Normaliser.narrowed_domains`)
+    passes: int = 1
 
     @property
     def num_ints(self) -> int:
@@ -233,8 +239,11 @@ class Normaliser:
     """Translates one `Model`; use `normalise()` rather than this class directly."""
 
     def __init__(self, model: Model, tighten: bool = True, cardinality: bool = False,
-                 max_domain: int = MAX_DOMAIN_SIZE, shared_split: bool = False) -> None:
+                 max_domain: int = MAX_DOMAIN_SIZE, shared_split: bool = False,
+                 domains: "dict[str, Domain] | None" = None) -> None:
         self.model = model
+        # A product, quotient or remainder was translated: how depends on its arguments' domain sizes.
+        self._sized_by_domains = False
         self.shared_split = shared_split
         self.max_domain = max_domain
         self.tighten = tighten
@@ -272,7 +281,7 @@ class Normaliser:
                     var.line, var.col, model.file, Exit.LIMIT,
                 )
             self.int_index[var.name] = len(self.csp.int_domains)
-            self.csp.int_domains.append(var.domain)
+            self.csp.int_domains.append(var.domain if domains is None else domains[var.name])
             self.csp.int_names.append(var.name)
         for bvar in model.bool_vars.values():
             self.bool_index[bvar.name] = len(self.csp.bool_names)
@@ -747,6 +756,7 @@ class Normaliser:
     def _nonlinear(self, node: Node) -> Expr:
         op = node.op
         if op == "mul":
+            self._sized_by_domains = True
             return self._product(self.term(node.args[0]), self.term(node.args[1]))
         if op in ("div", "mod"):
             x = self.term(node.args[0])
@@ -756,6 +766,7 @@ class Normaliser:
             dv = d[1]
             if dv == 0:
                 raise self.error(f"'{op}' by zero", node.args[1])
+            self._sized_by_domains = self._sized_by_domains or bool(x[0])
             if x[0] and self.domain_of(x).size > TABLE_LIMIT:
                 return self._divmod(op, x, dv)
             if op == "div":
@@ -1108,12 +1119,18 @@ class Normaliser:
                 return self._compare_one(op if pos else _NEGATED[op], self.int_index[x.value], 1, -int(y.value))
             if x.op == "const" and y.op == "ivar":
                 return self._compare_one(op if pos else _NEGATED[op], self.int_index[y.value], -1, int(x.value))
+            if x.op in _NONLINEAR_TERMS or y.op in _NONLINEAR_TERMS or _has_nonlinear_term(x) or _has_nonlinear_term(y):
+                decided = self._decided_by_bounds(op if pos else _NEGATED[op], x, y)
+                if decided is not None:
+                    return decided
             if x.op in _EXTREMA or y.op in _EXTREMA:
                 bounded = self._extremum_against_constant(op if pos else _NEGATED[op], x, y)
                 if bounded is not None:
                     return bounded
             if (x.op in _ARITHMETIC and _multiplies_variables(x)) or (y.op in _ARITHMETIC and _multiplies_variables(y)):
-                narrow = self._product_split_variable(node)
+                # a constraint of the file by itself (or its negation): each case is a clause of its own
+                alone = self.where is node or (self.where is not None and self.where.op == "not" and self.where.args[0] is node)
+                narrow = self._product_split_variable(node, alone)
                 if narrow is not None:
                     return self._split_on_values(node, pos, narrow)
             a, b = self.term(x), self.term(y)
@@ -1126,6 +1143,71 @@ class Normaliser:
         if decompose is not None:
             return self.formula(decompose(self, node), pos)
         raise self.error(f"'{op}' is not a formula", node, Exit.SEMANTIC)
+
+    def _decided_by_bounds(self, op: str, x: Node, y: Node) -> "bool | None":
+        """True or False when the interval bounds of the terms `x` and `y` decide ``x op y``, before either is
+        translated: a decided comparison then leaves no auxiliary variable behind. Translated first, its
+        products, quotients and extrema kept their definitions, which the solver must still satisfy: a random
+        file's ``min(x1, x0) ≤ (16·x2 + x3)·x2`` (at most 98,418 against at least 602,370) left a multiplier
+        circuit that took Glucose 126 k conflicts. None when the bounds do not decide it (or a term is not
+        read here: a predicate's parameter).
+        """
+        bx, by = self._node_bounds(x), self._node_bounds(y)
+        if bx is None or by is None:
+            return None
+        (lo_x, hi_x), (lo_y, hi_y) = bx, by
+        if op == "le":
+            return True if hi_x <= lo_y else False if lo_x > hi_y else None
+        if op == "lt":
+            return True if hi_x < lo_y else False if lo_x >= hi_y else None
+        if op == "ge" or op == "gt":
+            return self._decided_by_bounds(_MIRRORED[op], y, x)
+        disjoint = hi_x < lo_y or hi_y < lo_x
+        fixed_equal = lo_x == hi_x == lo_y == hi_y
+        if disjoint or fixed_equal:
+            return fixed_equal if op == "eq" else disjoint
+        return None
+
+    def _node_bounds(self, node: Node) -> "tuple[int, int] | None":
+        """The interval of the term `node` by interval arithmetic over the current domains (None for a term not
+        read here). Each bound is one the translation's auxiliary variable would have too."""
+        op = node.op
+        if op == "const":
+            v = int(node.value)
+            return v, v
+        if op == "ivar":
+            d = self.csp.int_domains[self.int_index[node.value]]
+            return d.lb, d.ub
+        if op == "if":  # the condition is a formula: either branch may be taken
+            a, b = self._node_bounds(node.args[1]), self._node_bounds(node.args[2])
+            return None if a is None or b is None else (min(a[0], b[0]), max(a[1], b[1]))
+        args = [self._node_bounds(a) for a in node.args]
+        if any(a is None for a in args):
+            return None
+        if op == "add":
+            return sum(a[0] for a in args), sum(a[1] for a in args)
+        if op == "sub" or op == "neg":
+            if len(args) == 1:
+                return -args[0][1], -args[0][0]
+            return args[0][0] - sum(a[1] for a in args[1:]), args[0][1] - sum(a[0] for a in args[1:])
+        if op == "mul":
+            (a, b), (c, d) = args
+            corners = (a * c, a * d, b * c, b * d)
+            return min(corners), max(corners)
+        if op == "abs":
+            lo, hi = args[0]
+            return (lo, hi) if lo >= 0 else (-hi, -lo) if hi <= 0 else (0, max(-lo, hi))
+        if op == "min" or op == "max":
+            pick = min if op == "min" else max
+            return pick(a[0] for a in args), pick(a[1] for a in args)
+        if op == "div" or op == "mod":
+            (lo, hi), (k, k_hi) = args
+            if k != k_hi or k == 0:
+                return None  # by a variable or by zero: the translation reports it
+            if op == "div":
+                return (lo // k, hi // k) if k > 0 else (hi // k, lo // k)
+            return (0, k - 1) if k > 0 else (k + 1, 0)
+        return None
 
     def _iff(self, a: NNF, b: NNF) -> NNF:
         """A literal for ``a ↔ b`` of two literals."""
@@ -1220,13 +1302,38 @@ class Normaliser:
                 self.csp.int_domains = [Domain.range(d.lb, d.lb) if d.intervals else d for d in self.csp.int_domains]
         return self.csp
 
-    def _product_split_variable(self, node: Node) -> "str | None":
+    def narrowed_domains(self) -> "dict[str, Domain] | None":
+        """The user variables' domains after `run`, if translating again over them would choose differently.
+
+        How a product, quotient or remainder is translated (a case per value, a table, a comparison split, a
+        multiplier circuit by bits) is chosen by its arguments' domains when it is read; bounds propagation
+        narrows them only after the whole file is read. ``x·y ≥ 1,224,000,000`` with ``x + y ≤ 70,000`` over
+        0..100,000 became a multiplier circuit of 17-bit factors (33 k clauses, 7 s) for variables that
+        propagation then narrowed to 2,001 values each, few enough to split the comparison on (8 k binary and
+        ternary clauses, decided without search). None when no product, quotient or remainder of a variable
+        was read, when no user variable fell under one of the limits that choose a method (`_METHOD_LIMITS`:
+        merely narrower, a variable may move from the log encoding to the order encoding, and a random file's
+        3.5 k clauses became 340 k), or when the file has no answer.
+        """
+        if not (self.tighten and self._sized_by_domains) or self._contradiction:
+            return None
+        doms = self.csp.int_domains
+        crossed = False
+        domains = {}
+        for var in self.model.int_vars.values():
+            d = doms[self.int_index[var.name]]
+            domains[var.name] = d
+            crossed = crossed or any(d.size <= limit < var.domain.size for limit in _METHOD_LIMITS)
+        return domains if crossed else None
+
+    def _product_split_variable(self, node: Node, alone: bool = False) -> "str | None":
         """The variable to split a comparison of two variables on, when it multiplies them into a wide product.
 
         A comparison over x and y alone whose terms are sums, constant multiples and products (``-y < y·x``,
-        ``a·x + b·y < x·y``, ``x·y ≤ c``), with x of at most `TABLE_LIMIT` values and a product of more than
-        `PRODUCT_SPLIT_RANGE` values: for each value u of x the comparison is linear in y alone, a bound on y.
-        As a product variable z = x·y it would be a multiplier circuit, or a case per value of x into a log z.
+        ``a·x + b·y < x·y``, ``x·y ≤ c``), with x of at most `TABLE_LIMIT` values (`PRODUCT_SPLIT_LIMIT` for a
+        constraint `alone` against an order-encoded y) and a product of more than `PRODUCT_SPLIT_RANGE` values:
+        for each value u of x the comparison is linear in y alone, a bound on y. As a product variable z = x·y
+        it would be a multiplier circuit, or a case per value of x into a log z.
         """
         names: set[str] = set()
         factors: list[tuple[set[str], set[str]]] = []  # the variables of each product's two factors
@@ -1250,7 +1357,14 @@ class Normaliser:
             return None
         for x in sorted(names, key=lambda n: doms[self.int_index[n]].size):
             # each product must have a factor of x alone, so that every case is linear ((x + y)·(x + y) is not)
-            if doms[self.int_index[x]].size <= TABLE_LIMIT and all({x} in pair for pair in factors):
+            if not all({x} in pair for pair in factors):
+                continue
+            size = doms[self.int_index[x]].size
+            # beyond `TABLE_LIMIT` cases only for a comparison `alone` (nested in an iff, the cases' negation is a
+            # disjunction of thousands of conjunctions: 83 k -> 1.8 M clauses) and against an order-encoded y, where
+            # each case is one literal of y's (a log-encoded y made each a comparison circuit: 38 k -> 3.5 M clauses)
+            other = doms[self.int_index[next(n for n in names if n != x)]].size
+            if size <= TABLE_LIMIT or (alone and size <= PRODUCT_SPLIT_LIMIT and other <= EXACT_IMAGE_LIMIT):
                 return x
         return None
 
@@ -1719,6 +1833,8 @@ _MIRRORED = {"eq": "eq", "ne": "ne", "le": "ge", "lt": "gt", "ge": "le", "gt": "
 # Operators of a comparison that `_product_split_variable` may split on the values of one of its variables.
 _SPLIT_OPS = frozenset({"eq", "ne", "le", "lt", "ge", "gt", "const", "add", "sub", "neg", "mul"})
 _ARITHMETIC = frozenset({"mul", "add", "sub", "neg"})
+# Terms that the translation names by auxiliary variables with definitions of their own.
+_NONLINEAR_TERMS = frozenset({"mul", "div", "mod", "abs", "min", "max", "if"})
 
 
 def _multiplies_variables(term: Node) -> bool:
@@ -1730,6 +1846,17 @@ def _multiplies_variables(term: Node) -> bool:
     if op == "add" or op == "sub" or op == "neg":
         for arg in term.args:
             if arg.op == "mul" and _is_variable_product(arg):
+                return True
+    return False
+
+
+def _has_nonlinear_term(term: Node) -> bool:
+    """True when a sum or difference has a `_NONLINEAR_TERMS` term among its own terms (a cheap look: most
+    comparisons of a large file are sums of variables)."""
+    op = term.op
+    if op == "add" or op == "sub" or op == "neg":
+        for arg in term.args:
+            if arg.op in _NONLINEAR_TERMS:
                 return True
     return False
 
@@ -2104,4 +2231,11 @@ def normalise(model: Model, tighten: bool = True, cardinality: bool = False,
     # The clauses are 100,000s of small acyclic lists and literals that all live on:
     # automatic cycle collections would only rescan the growing heap.
     with gc_paused():
-        return Normaliser(model, tighten, cardinality, max_domain, shared_split).run()
+        first = Normaliser(model, tighten, cardinality, max_domain, shared_split)
+        csp = first.run()
+        narrowed = first.narrowed_domains()
+        if narrowed is None:
+            return csp
+        csp = Normaliser(model, tighten, cardinality, max_domain, shared_split, narrowed).run()
+        csp.passes = 2
+        return csp

@@ -61,6 +61,8 @@ def stats_lines(stats: Mapping[str, object]) -> list[str]:
     for key, label in order:
         if key in stats:
             lines.append(f"c {label:<10} {float(stats[key]):8.3f} s")
+            if key == "normalise_s" and stats.get("normalise_passes", 1) > 1:
+                lines[-1] += "  (twice: again over the domains that bounds propagation narrowed)"
     sizes = []
     for key, label in [
         ("int_vars", "int vars"),
