@@ -58,7 +58,7 @@ PRODUCT_CASES_LIMIT = 64
 # A comparison of two variables x, y with a product of them over more values than this is split on the values
 # of the narrower (at most `TABLE_LIMIT`): each case a bound on the other (`Normaliser._product_split_variable`).
 PRODUCT_SPLIT_RANGE = 1 << 16
-# ... on the values of one of at most this many, when the other is order-encoded (`_product_split_variable`).
+# ... or of at most this many, for a constraint of the file by itself against an order-encoded other variable.
 PRODUCT_SPLIT_LIMIT = 1 << 12
 # The domain sizes at which the translation of a product, quotient or remainder changes (`narrowed_domains`).
 _METHOD_LIMITS = (PRODUCT_CASES_LIMIT, TABLE_LIMIT, PRODUCT_SPLIT_LIMIT)
@@ -1119,7 +1119,7 @@ class Normaliser:
                 return self._compare_one(op if pos else _NEGATED[op], self.int_index[x.value], 1, -int(y.value))
             if x.op == "const" and y.op == "ivar":
                 return self._compare_one(op if pos else _NEGATED[op], self.int_index[y.value], -1, int(x.value))
-            if x.op in _NONLINEAR_TERMS or y.op in _NONLINEAR_TERMS or _has_nonlinear_term(x) or _has_nonlinear_term(y):
+            if _has_nonlinear_term(x) or _has_nonlinear_term(y):
                 decided = self._decided_by_bounds(op if pos else _NEGATED[op], x, y)
                 if decided is not None:
                     return decided
@@ -1170,7 +1170,7 @@ class Normaliser:
 
     def _node_bounds(self, node: Node) -> "tuple[int, int] | None":
         """The interval of the term `node` by interval arithmetic over the current domains (None for a term not
-        read here). Each bound is one the translation's auxiliary variable would have too."""
+        read here): no value of the term, nor of an auxiliary variable its translation would make, lies outside."""
         op = node.op
         if op == "const":
             v = int(node.value)
@@ -1851,9 +1851,11 @@ def _multiplies_variables(term: Node) -> bool:
 
 
 def _has_nonlinear_term(term: Node) -> bool:
-    """True when a sum or difference has a `_NONLINEAR_TERMS` term among its own terms (a cheap look: most
-    comparisons of a large file are sums of variables)."""
+    """True when `term` is a `_NONLINEAR_TERMS` term or a sum or difference with one among its own terms (a
+    cheap look: most comparisons of a large file are sums of variables)."""
     op = term.op
+    if op in _NONLINEAR_TERMS:
+        return True
     if op == "add" or op == "sub" or op == "neg":
         for arg in term.args:
             if arg.op in _NONLINEAR_TERMS:
