@@ -15,7 +15,9 @@ value-wise. Everything above that level is removed here:
 * constants are folded, single-variable top-level constraints tighten domains
   (only without selectors; ``|E| ≤ c`` too), a wide variable tied to a narrower
   one by a top-level equation keeps the values with a partner, literals
-  decided by the bounds disappear, and an empty clause ends the translation
+  decided by the bounds disappear (a comparison with non-linear terms is bounded
+  before it is translated, so that a decided one leaves no auxiliary behind), and an
+  empty clause ends the translation
   (every constraint being hard, the rest need not be encoded);
 * sums with more than three terms are split with auxiliary variables so that
   no literal costs the order encoding more than O(d²) clauses, except (with
@@ -2228,6 +2230,9 @@ def normalise(model: Model, tighten: bool = True, cardinality: bool = False,
     `max_domain`: the most values a variable may have (larger domains need the log encoding).
     `shared_split`: split the long sums of ``=``/``≠`` by auxiliary variables equal to
     pairs of terms, shared by both halves (Sugar's way), instead of one-sided ones per half.
+    The model is translated a second time, over the user variables' propagated domains, when
+    one of them fell under a size that chooses how a product, quotient or remainder is written
+    (`Normaliser.narrowed_domains`; the result's `passes` is then 2).
     Raises `CspError` for constructs that cannot be translated.
     """
     # The clauses are 100,000s of small acyclic lists and literals that all live on:
