@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from array import array
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterator, Mapping, Sequence
 
 from csp2sat import memory
 from csp2sat.encoders.alldifferent import METHODS as ALLDIFF_METHODS
@@ -282,7 +282,8 @@ def _log_sum(lit: Linear, order: OrderEncoding, log: LogEncoding) -> tuple:
 def _encode_clause(lits: list, prefix: list[int], order: OrderEncoding, pool: Pool, out: ClauseBuffer,
                    cards: Totalizers, log: LogEncoding | None, seen: "_Seen") -> None:
     """Encode one normalised clause: simple literals inline, one linear literal expanded, others named."""
-    if len(lits) == 1 and isinstance(lits[0], Linear) and len(lits[0].vars) > MAX_SUM_TERMS:
+    if len(lits) == 1 and isinstance(lits[0], Linear) and len(lits[0].vars) > MAX_SUM_TERMS and (
+            log is None or not any(v in log.bits for v in lits[0].vars)):
         cards.add_at_most(*_count_inputs(lits[0], order), prefix)  # a count alone: no output literal needed
         return
     if order.direct:
@@ -710,7 +711,10 @@ def _choose_log(normal: NormalCSP, large: str, enumerating: bool = False) -> lis
         return [False] * len(doms)
     in_alldiff = {v for ad in normal.alldiffs for v in ad.vars}
     if large == "log":
-        return [d.size > 2 and (i not in in_alldiff or d.size > LOG_THRESHOLD) for i, d in enumerate(doms)]
+        long_sums = [lit for clause in normal.clauses for lit in clause
+                     if lit.__class__ is Linear and len(lit.vars) > MAX_SUM_TERMS]
+        return _long_sums_in_log(long_sums, doms, [d.size > 2 and (i not in in_alldiff or d.size > LOG_THRESHOLD)
+                                                   for i, d in enumerate(doms)])
     is_log = [d.size > LOG_THRESHOLD for d in doms]
     if enumerating:
         names = normal.int_names
@@ -718,9 +722,12 @@ def _choose_log(normal: NormalCSP, large: str, enumerating: bool = False) -> lis
                   for i, (d, lg) in enumerate(zip(doms, is_log))]
     # Variables linked by a linear literal; only those large enough to matter.
     links: dict[int, set[int]] = {}
+    long_sums: list[Linear] = []
     for clause in normal.clauses:
         for lit in clause:
             if isinstance(lit, Linear) and len(lit.vars) > 1:
+                if len(lit.vars) > MAX_SUM_TERMS:
+                    long_sums.append(lit)
                 big = [v for v in lit.vars if doms[v].size > LOG_LINK_THRESHOLD]
                 if len(big) > 1:
                     for v in big:
@@ -743,7 +750,25 @@ def _choose_log(normal: NormalCSP, large: str, enumerating: bool = False) -> lis
             if not is_log[w] and doms[w].size > LOG_LINK_THRESHOLD:
                 is_log[w] = True
                 todo.append(w)
+    return _long_sums_in_log(long_sums, doms, is_log)
+
+
+def _long_sums_in_log(long_sums: list[Linear], doms: Sequence[Domain], is_log: list[bool]) -> list[bool]:
+    """`is_log` with the variables of each long sum that is not a count log-encoded if none of them is yet.
+
+    Such a sum kept its terms whole for the log adders (`Normaliser._log_term`); should propagation have
+    narrowed all of them since, it is still no count for the cardinality encoder.
+    """
+    for lit in long_sums:
+        if not any(is_log[v] for v in lit.vars) and not _is_count(lit, doms):
+            for v in lit.vars:
+                is_log[v] = is_log[v] or doms[v].size > 1
     return is_log
+
+
+def _is_count(lit: Linear, doms: Sequence[Domain]) -> bool:
+    """True for ``Σ ±xᵢ ≤ c`` over 0/1 variables: what the cardinality encoder takes."""
+    return all((a == 1 or a == -1) and doms[v].lb >= 0 and doms[v].ub <= 1 for a, v in zip(lit.coefs, lit.vars))
 
 
 def estimated_clauses(model: Model, options: dict[str, str] | None = None) -> int:

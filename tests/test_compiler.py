@@ -821,6 +821,35 @@ def test_a_comparison_its_bounds_decide_leaves_no_auxiliary(text: str, domains: 
     assert _count_solutions(text) == _brute({k: list(v) for k, v in domains.items()}, pred)
 
 
+def test_a_sum_of_log_encoded_terms_is_kept_whole() -> None:
+    # named in pairs by auxiliaries equal to their sums, such terms made circuits whose output bits the solver
+    # decided apart from their inputs: this disequality took Glucose 117 k conflicts to satisfy
+    text = ("(int x0 -1073741824 1073741824)(int x5 -1000000 1000000)(int x3 -980 800)(int x2 (715 643))"
+            "(weightedsum ((-544546 x0) (-721961 x5) (9721 x3) (775602 x2)) ne 960224)")
+    compiled = compile_model(csp2sat.parse(text))
+    assert compiled.stats["aux_int_vars"] <= 1  # the narrow pair x3, x2 only
+    solver = Solver("glucose4")
+    compiled.load(solver)
+    assert solver.solve() and solver.accum_stats()["conflicts"] < 20_000
+    parity = "(int x0 0 1000000)(int x1 0 1000000)(int x2 0 1000000)(int x3 0 1000000)(= (+ (* 2 x0) (* 4 x1) (* -6 x2) (* 8 x3)) 7)"
+    compiled = compile_model(csp2sat.parse(parity))
+    assert compiled.stats["aux_int_vars"] == 0
+    assert _count_solutions(parity) == 0
+
+
+@pytest.mark.parametrize("text, pred", [
+    ("(int x0 0 100000)(int x1 0 100000)(int x2 0 100000)(int x3 0 100000)(= (+ x0 x1 x2 x3) 3)",
+     lambda x0, x1, x2, x3: x0 + x1 + x2 + x3 == 3),
+    ("(int x0 0 100000)(int x1 0 100000)(int x2 0 100000)(int x3 0 100000)(<= (+ x0 x1 x2 x3) 4)"
+     "(!= (+ (* 3 x0) (* 5 x1) x2 x3) 7)", lambda x0, x1, x2, x3: x0 + x1 + x2 + x3 <= 4 and 3 * x0 + 5 * x1 + x2 + x3 != 7),
+])
+@pytest.mark.parametrize("large", ["auto", "log"])
+def test_a_long_sum_kept_whole_stays_a_sum_when_its_terms_narrow(text: str, pred: Callable, large: str) -> None:
+    # read over 100,001 values the sum keeps its terms whole; propagation then leaves each 0..4, which the order
+    # encoding would take, but a sum of four terms is no count for the cardinality encoder
+    assert _count_solutions(text, {"large": large}) == _brute({f"x{i}": list(range(5)) for i in range(4)}, pred)
+
+
 def test_a_log_encoded_auxiliary_equal_to_a_sum_gets_no_clauses_for_its_holes() -> None:
     # z = 6763·x1 (an alldifferent's term) takes 49,137 values with holes of 6,762 between them: cutting each hole
     # from z's bits took 626 k clauses, which z's equation makes redundant
