@@ -220,6 +220,7 @@ class LogEncoding:
         to a sum); their holes are not cut where there are more than `HOLES_CUT_ALWAYS` (z = 6763·x over 49,137
         values of x: 626 k clauses for the holes between the multiples)."""
         self.gates = Gates(pool, out)
+        self._sums: dict[tuple[tuple[int, int], ...], tuple[list[Lit], int]] = {}  # terms -> (digits, offset)
         self.lb: dict[int, int] = {}
         self.bits: dict[int, list[int]] = {}
         for var, (dom, log) in enumerate(zip(domains, is_log)):
@@ -273,8 +274,25 @@ class LogEncoding:
             if a == 1:
                 return list(bits), c - self.lb[var]
             return [-b for b in bits], c + self.lb[var] + (1 << len(bits)) - 1
+        # Σ and -Σ share one adder: the sum is built in the orientation whose first coefficient is positive, with
+        # offset `off` (digits D = Σ - off), and -Σ ≤ c is Σ ≥ -c, i.e. the complemented digits ≤ 2ⁿ - 1 - (-c - off).
+        # An equation's two halves (and a disequality's) built apart made two adders and comparators for the solver
+        # to reconcile from either side.
+        flip = terms[0][0] < 0
+        canon = tuple((-a, v) for a, v in terms) if flip else tuple(terms)
+        built = self._sums.get(canon)
+        if built is None:
+            built = self._sums[canon] = self._sum_digits(canon, order_values)
+        digits, off = built
+        if not flip:
+            return digits, c - off
+        return [_neg(d) for d in digits], (1 << len(digits)) - 1 + c + off
+
+    def _sum_digits(self, terms: Sequence[tuple[int, int]],
+                    order_values: "dict[int, tuple[list[int], Sequence[int]]]") -> tuple[list[Lit], int]:
+        """(binary digits D of a sum of positive weights, offset off) with ``Σ a·x = D + off``."""
         weighted: list[tuple[int, int]] = []
-        k = c
+        k = 0
         for a, var in terms:
             if var in self.bits:
                 k -= a * self.lb[var]
@@ -295,7 +313,8 @@ class LogEncoding:
                 else:
                     k -= w
                     weighted.append((-w, les[i]))
-        return self.gates.sum_bits(weighted), k
+        # Σ ≤ c ⇔ D ≤ c + k for every c, so D = Σ + k
+        return self.gates.sum_bits(weighted), -k
 
 
 def at_most_clauses(digits: Sequence[Lit], k: int) -> "list[list[int]] | bool":

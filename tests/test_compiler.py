@@ -850,6 +850,16 @@ def test_a_long_sum_kept_whole_stays_a_sum_when_its_terms_narrow(text: str, pred
     assert _count_solutions(text, {"large": large}) == _brute({f"x{i}": list(range(5)) for i in range(4)}, pred)
 
 
+def test_both_halves_of_an_equation_share_one_log_adder() -> None:
+    # x = 7·q + r over 0..1,000,000: the ≤ and ≥ halves each had an adder and comparator (1,551 clauses, and the
+    # solver reconciled them: 286 conflicts); over one adder's digits the remainder's equation is decided at once
+    compiled = compile_model(csp2sat.parse("(int x 0 1000000)(= (mod x 7) 3)"))
+    assert compiled.num_clauses < 1_000
+    solver = Solver("glucose4")
+    compiled.load(solver)
+    assert solver.solve() and compiled.decode(solver.get_model())["x"] % 7 == 3
+
+
 def test_a_log_encoded_auxiliary_equal_to_a_sum_gets_no_clauses_for_its_holes() -> None:
     # z = 6763·x1 (an alldifferent's term) takes 49,137 values with holes of 6,762 between them: cutting each hole
     # from z's bits took 626 k clauses, which z's equation makes redundant
