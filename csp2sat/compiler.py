@@ -29,7 +29,7 @@ from csp2sat.encoders.log import LogEncoding
 from csp2sat.encoders.order import OrderEncoding
 from csp2sat.diagnostics import CspError, Exit
 from csp2sat.loading import load_clauses
-from csp2sat.normalise import MAX_DOMAIN_SIZE, MAX_LOG_DOMAIN_SIZE, MAX_SUM_TERMS, Linear, NormalCSP, normalise
+from csp2sat.normalise import MAX_DOMAIN_SIZE, MAX_LOG_DOMAIN_SIZE, MAX_SUM_TERMS, Linear, NormalCSP, is_count, normalise
 from csp2sat.syntax import Domain, Model, Objective
 
 DEFAULT_OPTIONS: dict[str, str] = {
@@ -760,15 +760,10 @@ def _long_sums_in_log(long_sums: list[Linear], doms: Sequence[Domain], is_log: l
     narrowed all of them since, it is still no count for the cardinality encoder.
     """
     for lit in long_sums:
-        if not any(is_log[v] for v in lit.vars) and not _is_count(lit, doms):
+        if not any(is_log[v] for v in lit.vars) and not is_count(zip(lit.coefs, lit.vars), doms):
             for v in lit.vars:
                 is_log[v] = is_log[v] or doms[v].size > 1
     return is_log
-
-
-def _is_count(lit: Linear, doms: Sequence[Domain]) -> bool:
-    """True for ``Σ ±xᵢ ≤ c`` over 0/1 variables: what the cardinality encoder takes."""
-    return all((a == 1 or a == -1) and doms[v].lb >= 0 and doms[v].ub <= 1 for a, v in zip(lit.coefs, lit.vars))
 
 
 def estimated_clauses(model: Model, options: dict[str, str] | None = None) -> int:

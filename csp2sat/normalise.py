@@ -458,14 +458,7 @@ class Normaliser:
 
     def _is_count(self, lit: Linear) -> bool:
         """True when the cardinality encoder takes the literal: ±1 coefficients over 0/1 variables."""
-        if not self.cardinality:
-            return False
-        doms = self.csp.int_domains
-        for a, v in zip(lit.coefs, lit.vars):
-            d = doms[v]
-            if (a != 1 and a != -1) or d.lb < 0 or d.ub > 1:
-                return False
-        return True
+        return self.cardinality and is_count(zip(lit.coefs, lit.vars), self.csp.int_domains)
 
     def _split(self, lit: Linear) -> Linear:
         """An equivalent-for-satisfiability literal of at most 3 terms.
@@ -680,7 +673,7 @@ class Normaliser:
         """
         coefs, k = expr
         doms = self.csp.int_domains
-        if self.cardinality and all(abs(a) == 1 and doms[v].lb >= 0 and doms[v].ub <= 1 for v, a in coefs.items()):
+        if self.cardinality and is_count(((a, v) for v, a in coefs.items()), doms):
             return expr
         terms = sorted(coefs.items(), key=lambda t: doms[t[0]].size)
         whole = [t for t in terms if self._log_term(t[0])]
@@ -1862,6 +1855,12 @@ def _multiplies_variables(term: Node) -> bool:
             if arg.op == "mul" and _is_variable_product(arg):
                 return True
     return False
+
+
+def is_count(terms: Iterable[tuple[int, int]], doms: "list[Domain]") -> bool:
+    """True for a sum of (coefficient, variable) terms that the cardinality encoder takes: ±1 coefficients
+    over 0/1 variables."""
+    return all((a == 1 or a == -1) and doms[v].lb >= 0 and doms[v].ub <= 1 for a, v in terms)
 
 
 def _has_nonlinear_term(term: Node) -> bool:
