@@ -1177,7 +1177,9 @@ class Normaliser:
 
     def _node_bounds(self, node: Node) -> "tuple[int, int] | None":
         """The interval of the term `node` by interval arithmetic over the current domains (None for a term not
-        read here): no value of the term, nor of an auxiliary variable its translation would make, lies outside."""
+        read here): no value of the term, nor of an auxiliary variable its translation would make, lies outside.
+        The non-linear operators are `_atom_interval`'s, as for `_hull` (which reads declared bounds, and takes
+        three frames a nesting level: files at the nesting limit ran out of stack through it)."""
         op = node.op
         if op == "const":
             v = int(node.value)
@@ -1197,24 +1199,7 @@ class Normaliser:
             if len(args) == 1:
                 return -args[0][1], -args[0][0]
             return args[0][0] - sum(a[1] for a in args[1:]), args[0][1] - sum(a[0] for a in args[1:])
-        if op == "mul":
-            (a, b), (c, d) = args
-            corners = (a * c, a * d, b * c, b * d)
-            return min(corners), max(corners)
-        if op == "abs":
-            lo, hi = args[0]
-            return (lo, hi) if lo >= 0 else (-hi, -lo) if hi <= 0 else (0, max(-lo, hi))
-        if op == "min" or op == "max":
-            pick = min if op == "min" else max
-            return pick(a[0] for a in args), pick(a[1] for a in args)
-        if op == "div" or op == "mod":
-            (lo, hi), (k, k_hi) = args
-            if k != k_hi or k == 0:
-                return None  # by a variable or by zero: the translation reports it
-            if op == "div":
-                return (lo // k, hi // k) if k > 0 else (hi // k, lo // k)
-            return (0, k - 1) if k > 0 else (k + 1, 0)
-        return None
+        return _atom_interval(op, args)
 
     def _iff(self, a: NNF, b: NNF) -> NNF:
         """A literal for ``a ↔ b`` of two literals."""
@@ -2067,7 +2052,15 @@ def _atom_hull(t: Node, declared: dict[str, tuple[int, int]]) -> tuple[int, int]
     if op == "if":
         (a, b), (c, d) = _hull(t.args[1], declared), _hull(t.args[2], declared)
         return min(a, c), max(b, d)
-    bounds = [_hull(a, declared) for a in t.args]
+    interval = _atom_interval(op, [_hull(a, declared) for a in t.args])
+    if interval is None:
+        raise CspError(f"'{op}' cannot be bounded here", t.line, t.col, exit=Exit.UNSUPPORTED)
+    return interval
+
+
+def _atom_interval(op: str, bounds: list[tuple[int, int]]) -> "tuple[int, int] | None":
+    """The interval of ``mul abs min max div mod`` over their arguments' intervals (None for another operator,
+    or a divisor that is not one non-zero constant)."""
     if op == "mul":
         (a, b), (c, d) = bounds
         corners = (a * c, a * d, b * c, b * d)
@@ -2076,9 +2069,9 @@ def _atom_hull(t: Node, declared: dict[str, tuple[int, int]]) -> tuple[int, int]
         lo, hi = bounds[0]
         return (lo, hi) if lo >= 0 else (-hi, -lo) if hi <= 0 else (0, max(-lo, hi))
     if op == "min":
-        return min(bounds[0][0], bounds[1][0]), min(bounds[0][1], bounds[1][1])
+        return min(b[0] for b in bounds), min(b[1] for b in bounds)
     if op == "max":
-        return max(bounds[0][0], bounds[1][0]), max(bounds[0][1], bounds[1][1])
+        return max(b[0] for b in bounds), max(b[1] for b in bounds)
     if op in ("div", "mod") and bounds[1][0] == bounds[1][1] and bounds[1][0] != 0:
         (lo, hi), d = bounds[0], bounds[1][0]
         if op == "div":
@@ -2086,7 +2079,7 @@ def _atom_hull(t: Node, declared: dict[str, tuple[int, int]]) -> tuple[int, int]
         if lo // d == hi // d:  # no multiple of d crossed: the remainder grows with the argument
             return lo % d, hi % d
         return (0, d - 1) if d > 0 else (d + 1, 0)
-    raise CspError(f"'{op}' cannot be bounded here", t.line, t.col, exit=Exit.UNSUPPORTED)
+    return None
 
 
 # Above this many constant time points per event point, cumulative checks the load at the
