@@ -587,27 +587,32 @@ class Normaliser:
             return _mk_and([self._le_one(v, a, -k), self._le_one(v, -a, k)])
         return _mk_or([self._le_one(v, a, -1 - k), self._le_one(v, -a, k - 1)])  # ne
 
-    def _extremum_against_constant(self, op: str, x: Node, y: Node) -> "NNF | None":
-        """``f op c`` (or ``c op f``) for f an ``abs``, ``min`` or ``max`` and c a constant, as bounds on
-        f's arguments; None when neither side fits.
+    def _extremum_by_bounds(self, op: str, x: Node, y: Node) -> "NNF | None":
+        """``f op E`` (or ``E op f``) for f an ``abs``, ``min`` or ``max`` and E a constant or a term with one
+        variable, as comparisons of f's arguments with E; None when neither side fits.
 
-        ``max(A, B) ≤ c`` is ``A ≤ c ∧ B ≤ c``, ``max(A, B) ≥ c`` is ``A ≥ c ∨ B ≥ c`` (``min`` the
-        other way round), ``=`` both, ``≠`` ``≥ c+1 ∨ ≤ c-1``; ``|E|`` is ``max(E, -E)``. No variable for f,
+        ``max(A, B) ≤ E`` is ``A ≤ E ∧ B ≤ E``, ``max(A, B) ≥ E`` is ``A ≥ E ∨ B ≥ E`` (``min`` the
+        other way round), ``=`` both, ``≠`` ``≥ E+1 ∨ ≤ E-1``; ``|A|`` is ``max(A, -A)``. No variable for f,
         nor for a sum inside it: n-queens written ``(!= (abs (- q_i q_j)) (- j i))`` per pair needed two
         auxiliary variables per pair, ~n² clauses each (50 queens: 6.7 M clauses); now each pair is
-        two ≠ of a difference, ~2n clauses.
+        two ≠ of a difference, ~2n clauses. Against a variable m, ``(<= m (max p x))`` over 1..5 was 16
+        clauses with a variable for the max and is 4 now (one per value of m: the encoder merges the
+        disjunction of two comparisons that share m). E with more variables would be copied into every
+        argument's comparison, so it keeps a variable for f.
         """
         if x.op not in _EXTREMA:
             x, y, op = y, x, _MIRRORED[op]
         if x.op not in _EXTREMA:
             return None
         bound = self.term(y)
-        if bound[0]:
-            return None  # against a variable: f gets its variable as any term
-        c = bound[1]
+        if len(bound[0]) > 1:
+            return None
         if x.op == "abs":
             e = self.term(x.args[0])
-            if op in ("eq", "ne"):  # |E| = c is E = c ∨ E = -c: two values of E, not bounds on E and -E
+            if bound[0] and len(e[0]) <= 1:
+                return None  # |a·v + b| is a table over v's values, fewer clauses than two comparisons with E
+            if op in ("eq", "ne") and not bound[0]:  # |E| = c is E = c ∨ E = -c: two values of E, not bounds on E and -E
+                c = bound[1]
                 if c <= 0:
                     return (op == "ne") if c < 0 else self.compare(op, e, ({}, 0))
                 pair = [self.compare(op, e, ({}, c)), self.compare(op, e, ({}, -c))]
@@ -616,21 +621,22 @@ class Normaliser:
         else:
             args, biggest = [self.term(a) for a in x.args], x.op == "max"
 
-        def beyond(side: str, k: int) -> NNF:  # f ≤ k (side "le") or f ≥ k (side "ge")
-            parts = [self.compare(side, a, ({}, k)) for a in args]
+        def beyond(side: str, shift: int) -> NNF:  # f ≤ E + shift (side "le") or f ≥ E + shift (side "ge")
+            k = (bound[0], bound[1] + shift)
+            parts = [self.compare(side, a, k) for a in args]
             return _mk_and(parts) if biggest == (side == "le") else _mk_or(parts)
 
         if op == "le":
-            return beyond("le", c)
+            return beyond("le", 0)
         if op == "lt":
-            return beyond("le", c - 1)
+            return beyond("le", -1)
         if op == "ge":
-            return beyond("ge", c)
+            return beyond("ge", 0)
         if op == "gt":
-            return beyond("ge", c + 1)
+            return beyond("ge", 1)
         if op == "eq":
-            return _mk_and([beyond("le", c), beyond("ge", c)])
-        return _mk_or([beyond("ge", c + 1), beyond("le", c - 1)])  # ne
+            return _mk_and([beyond("le", 0), beyond("ge", 0)])
+        return _mk_or([beyond("ge", 1), beyond("le", -1)])  # ne
 
     def _le_one(self, v: int, a: int, c: int) -> NNF:
         """``le(({v: a}, 0), c)`` for a ≠ 0: ``a·x_v ≤ c``, folded to True/False when the bounds decide it."""
@@ -1131,7 +1137,7 @@ class Normaliser:
                 if decided is not None:
                     return decided
             if x.op in _EXTREMA or y.op in _EXTREMA:
-                bounded = self._extremum_against_constant(op if pos else _NEGATED[op], x, y)
+                bounded = self._extremum_by_bounds(op if pos else _NEGATED[op], x, y)
                 if bounded is not None:
                     return bounded
             if (x.op in _ARITHMETIC and _multiplies_variables(x)) or (y.op in _ARITHMETIC and _multiplies_variables(y)):
@@ -1818,7 +1824,7 @@ class Normaliser:
 
 
 _NEGATED = {"eq": "ne", "ne": "eq", "le": "gt", "lt": "ge", "ge": "lt", "gt": "le"}
-# Terms compared with a constant by bounds on their arguments (`Normaliser._extremum_against_constant`).
+# Terms compared with a constant or a one-variable term through their arguments (`Normaliser._extremum_by_bounds`).
 _EXTREMA = ("abs", "min", "max")
 # a OP b is b MIRRORED[OP] a.
 _MIRRORED = {"eq": "eq", "ne": "ne", "le": "ge", "lt": "gt", "ge": "le", "gt": "lt"}

@@ -208,3 +208,40 @@ def _compare_interpreters(text: str, rnd) -> None:
     for _ in range(100):
         assignment = {k: rnd.choice(d) for k, d in zip(checker.keys, checker.domains)}
         assert satisfies(model, assignment) == checker.holds(assignment), f"{assignment}\n{text}"
+
+
+@st.composite
+def extremum_comparison_texts(draw: st.DrawFn) -> str:
+    """A min, max or abs compared with a term of one variable (or with another extremum), in every context:
+    the normaliser writes these as comparisons of the extremum's arguments (`_extremum_by_bounds`)."""
+    names = ["a", "b", "m"]
+    lines = []
+    for name in names:
+        lo = draw(st.integers(-3, 2))
+        lines.append(f"(int {name} {lo} {lo + draw(st.integers(0, 4))})")
+    lines.append("(bool q)")
+
+    def simple() -> str:
+        v, w = draw(st.sampled_from(names)), draw(st.sampled_from(names))
+        return draw(st.sampled_from([v, f"(+ {v} {draw(st.integers(-2, 2))})", f"(- {v} {w})", f"(* -2 {v})"]))
+
+    def extremum() -> str:
+        op = draw(st.sampled_from(["min", "max", "abs"]))
+        return f"(abs {simple()})" if op == "abs" else f"({op} {simple()} {simple()})"
+
+    v = draw(st.sampled_from(names))
+    other = draw(st.sampled_from([v, f"(+ {v} {draw(st.integers(-2, 2))})", f"(- 1 {v})", f"(* 3 {v})",
+                                  str(draw(st.integers(-3, 3))), extremum()]))
+    sides = [extremum(), other]
+    if draw(st.booleans()):
+        sides.reverse()
+    comparison = f"({draw(st.sampled_from(['=', '!=', '<', '<=', '>', '>=']))} {sides[0]} {sides[1]})"
+    lines.append(draw(st.sampled_from([comparison, f"(not {comparison})", f"(or q {comparison})",
+                                       f"(iff q {comparison})", f"(and (or (not q) {comparison}) (or q (= a m)))"])))
+    return "\n".join(lines) + "\n"
+
+
+@SETTINGS
+@given(extremum_comparison_texts())
+def test_extrema_compared_with_variables_have_the_brute_force_answers(text: str) -> None:
+    _compare_compiled(text)
