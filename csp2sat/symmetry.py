@@ -19,10 +19,13 @@ constraint and has the same objective: the renaming is injective on the values
 used (≠ and alldifferent hold), maps into a..a+|S|-1 where |S| values are used
 (the domain holds), and a+|S|-1 ≤ max(S) ≤ every bound u (bounds hold); no other
 variable changes. So "each x_i is at most one more than the largest value before
-it" (value precedence, Law & Lee 2004; written with a chain of hidden variables
-mᵢ ≤ max(mᵢ₋₁, xᵢ) and xᵢ₊₁ ≤ mᵢ + 1, whose mᵢ = the largest value so far fits
-the renamed answer) keeps at least one answer of every objective value, and is added per connected component of the ≠ graph, the
-most constrained variables first.
+it" (value precedence, Law & Lee 2004) keeps at least one answer of every objective
+value, and is added per connected component of the ≠ graph, the most constrained
+variables first. It is written ``(or (<= xᵢ (+ x₁ 1)) ... (<= xᵢ (+ xᵢ₋₁ 1)))``, which
+the encoder turns into one clause per value of xᵢ, next to the bound xᵢ ≤ a + i - 1 that it implies
+(which narrows xᵢ's domain before encoding); every `PRECEDENCE_BLOCK` variables a
+hidden m ≤ max(the variables so far) takes their place, so that clauses stay short (m =
+the largest value so far, capped at b - 1, fits the renamed answer).
 
 It removes answers, so `--all`, `--count`, `--unique` and `--facts` must never
 use it (the compiler applies it only when asked for one answer).
@@ -35,6 +38,11 @@ from dataclasses import replace
 from csp2sat.syntax import Constraint, Domain, IntVar, Model, Node
 
 _FLIP = {"ge": "le", "gt": "lt"}
+
+# How many earlier variables a precedence constraint names before a hidden variable takes their
+# maximum: longer blocks mean fewer clauses (issue 10: colouring CNFs at or below Sugar's), shorter
+# ones shorter clauses. Measured on the colouring families, 2026-12-03 (docs/performance.md).
+PRECEDENCE_BLOCK = 8
 
 
 def interchangeable_groups(model: Model) -> list[list[str]]:
@@ -136,21 +144,35 @@ def break_value_symmetry(model: Model) -> tuple[Model, int]:
     for g, group in enumerate(groups):
         lo, hi = int_vars[group[0]].domain.lb, int_vars[group[0]].domain.ub
         add(Node("le", (ivar(group[0]), const(lo))), f"(<= {group[0]} {lo})")
-        previous: Node = const(lo)  # the largest value among the variables so far
+        earlier: list[Node] = [const(lo)]  # the largest value so far is the largest of these
         for i, x in enumerate(group[1:], start=1):
-            add(Node("le", (ivar(x), Node("add", (previous, const(1))))), f"(<= {x} (+ {_text(previous)} 1))")
-            if i == len(group) - 1:
-                break
-            name = f"{prefix}{g}_{i}"
-            int_vars[name] = IntVar(name, Domain.range(lo, min(hi, lo + i)))
-            # Only name ≤ max(previous, x): a smaller name only restricts further, and the renamed
-            # answer (name = the largest value so far) still satisfies it; the ≥ half would cost
-            # two more sums per variable and prunes nothing (issue 10: colouring CNFs above Sugar's).
-            add(Node("or", (Node("le", (ivar(name), previous)), Node("le", (ivar(name), ivar(x))))),
-                f"(or (<= {name} {_text(previous)}) (<= {name} {x}))")
-            previous = ivar(name)
+            if lo + i < hi:  # implied by the next one, but a disjunction narrows no domain before encoding
+                add(Node("le", (ivar(x), const(lo + i))), f"(<= {x} {lo + i})")
+            # x ≤ max(earlier) + 1, written as a disjunction: one clause per value of x, no helper
+            add(*_disjunction(x, [Node("add", (t, const(1))) for t in earlier]))
+            earlier.append(ivar(x))
+            if len(earlier) > PRECEDENCE_BLOCK and i < len(group) - 1:
+                # A hidden mᵢ ≤ max(earlier) stands for them from now on, so that clauses stay short:
+                # the renamed answer's min(hi - 1, largest so far) fits it, and a value above hi - 1
+                # would allow nothing more for the next variable (at most hi anyway).
+                name = f"{prefix}{g}_{i}"
+                int_vars[name] = IntVar(name, Domain.range(lo, min(max(hi - 1, lo), lo + i)))
+                add(*_disjunction(name, earlier))
+                earlier = [ivar(name)]
     return replace(model, int_vars=int_vars, constraints=constraints), added
 
 
+def _disjunction(x: str, bounds: list[Node]) -> tuple[Node, str]:
+    """``(or (<= x b₁) (<= x b₂) ...)``, i.e. x ≤ max(b₁, b₂, ...), and its Sugar text; the encoder
+    writes it as one clause per value of x (no helper variable for the max)."""
+    x_node = Node("ivar", (), x)
+    parts = [(Node("le", (x_node, b)), f"(<= {x} {_text(b)})") for b in bounds]
+    if len(parts) == 1:
+        return parts[0]
+    return Node("or", tuple(p for p, _ in parts)), "(or " + " ".join(t for _, t in parts) + ")"
+
+
 def _text(node: Node) -> str:
+    if node.op == "add":
+        return "(+ " + " ".join(_text(a) for a in node.args) + ")"
     return str(node.value)

@@ -21,6 +21,7 @@ import csp2sat
 from bruteforce import brute_force
 from csp_strategies import csp_texts
 from csp2sat.diagnostics import CspError
+from csp2sat import symmetry
 from csp2sat.symmetry import break_value_symmetry, interchangeable_groups
 
 EXAMPLES = Path(__file__).parent / "conformance" / "sugar-examples"
@@ -263,12 +264,42 @@ def test_symmetry_breaking_keeps_an_optimal_answer(text: str, options: dict[str,
     _check(text, options)
 
 
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(colourings(), st.integers(1, 3))
+def test_precedence_keeps_one_answer_per_objective_value(text: str, block: int) -> None:
+    """With short blocks (hidden variables for the largest value so far from the 2nd, 3rd or 4th variable
+    on), the broken model's answers are answers of the original, and every value of the objective's
+    variable that the original reaches is still reached (brute force over both, objective dropped)."""
+    from dataclasses import replace
+
+    model = csp2sat.parse(text)
+    original = replace(model, objective=None)
+    old_block = symmetry.PRECEDENCE_BLOCK
+    symmetry.PRECEDENCE_BLOCK = block
+    try:
+        broken, _ = break_value_symmetry(original if not interchangeable_groups(model) else model)
+    finally:
+        symmetry.PRECEDENCE_BLOCK = old_block
+    broken = replace(broken, objective=None)
+    expected, got = brute_force(original), brute_force(broken)
+    assert got.printed == expected.printed
+    assert got.answers <= expected.answers, text
+    where = expected.printed.index(model.objective.var)
+    assert {a[where] for a in got.answers} == {a[where] for a in expected.answers}, text
+
+
 def test_colouring_groups_are_found() -> None:
     model = csp2sat.parse((EXAMPLES / "gcp-myciel3.csp").read_text(encoding="utf-8"))
     groups = interchangeable_groups(model)
     assert len(groups) == 1 and sorted(groups[0]) == sorted(v for v in model.int_vars if v != "color")
     broken, added = break_value_symmetry(model)
-    assert added == 2 * len(groups[0]) - 2  # x1 = lo, then xi ≤ max(x1..xi-1) + 1 with one chain variable (≤ the max so far) per step
+    # x1 = lo, then xi ≤ max(x1..xi-1) + 1 (a disjunction) and xi ≤ lo + i while that is below hi,
+    # and a hidden variable ≤ the max so far per block
+    n, block = len(groups[0]), symmetry.PRECEDENCE_BLOCK
+    dom = model.int_vars[groups[0][0]].domain
+    bounds = sum(dom.lb + i < dom.ub for i in range(1, n))
+    assert n > block + 1 and bounds > 0 and added == n + bounds + (n - 2) // block
+    assert sum(name.startswith("_") for name in broken.int_vars) == (n - 2) // block
     assert all(name.startswith("_") for name in set(broken.int_vars) - set(model.int_vars))
 
 
