@@ -245,3 +245,43 @@ def extremum_comparison_texts(draw: st.DrawFn) -> str:
 @given(extremum_comparison_texts())
 def test_extrema_compared_with_variables_have_the_brute_force_answers(text: str) -> None:
     _compare_compiled(text)
+
+
+@st.composite
+def product_sign_texts(draw: st.DrawFn) -> str:
+    """Products compared with 0, or with a term that shares a factor (x·y > 3·x, x·y + x·m ≤ 0, (x - 1)·(y + 2) ≥ 0),
+    in every context: the normaliser writes these as formulas on the factors' signs (`_product_by_signs`)."""
+    names = ["x", "y", "m"]
+    lines = []
+    for name in names:
+        lo = draw(st.integers(-4, 1))
+        lines.append(f"(int {name} {lo} {lo + draw(st.integers(0, 6))})")
+    lines.append("(bool q)")
+
+    def factor() -> str:
+        v = draw(st.sampled_from(names))
+        return draw(st.sampled_from([v, v, f"(+ {v} {draw(st.integers(-2, 2))})", f"(- {v} {draw(st.sampled_from(names))})",
+                                     f"(* {draw(st.sampled_from([-2, 3]))} {v})"]))
+
+    v = draw(st.sampled_from(names))
+    product = f"(* {factor()} {factor()})"
+    if draw(st.booleans()):
+        product = f"(* {product} {factor()})"
+    other = draw(st.sampled_from(["0", "0", f"(* {draw(st.integers(-3, 3))} {v})", f"(* {v} {factor()})",
+                                  f"(+ (* {v} {factor()}) {v})", "1"]))
+    if draw(st.booleans()):
+        w = draw(st.sampled_from(names))
+        product = draw(st.sampled_from([f"(* {v} {factor()})", f"(* {v} (* {w} {w}))", f"(* (* {w} {v}) {w})"]))
+    sides = [product, other]
+    if draw(st.booleans()):
+        sides.reverse()
+    comparison = f"({draw(st.sampled_from(['=', '!=', '<', '<=', '>', '>=']))} {sides[0]} {sides[1]})"
+    lines.append(draw(st.sampled_from([comparison, f"(not {comparison})", f"(or q {comparison})",
+                                       f"(iff q {comparison})"])))
+    return "\n".join(lines) + "\n"
+
+
+@SETTINGS
+@given(product_sign_texts())
+def test_products_decided_by_signs_have_the_brute_force_answers(text: str) -> None:
+    _compare_compiled(text)
