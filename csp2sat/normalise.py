@@ -605,14 +605,25 @@ class Normaliser:
             x, y, op = y, x, _MIRRORED[op]
         if x.op not in _EXTREMA:
             return None
-        bound = self.term(y)
-        if len(bound[0]) > 1:
+        atoms = _variable_atoms(y)
+        if atoms > 1:
             return None
+        if atoms == 1:
+            # Written as comparisons of nodes, so that each is read by every rule for comparisons (bounds,
+            # products by signs); nothing is named before it is known to fit.
+            if x.op == "abs":
+                if _variable_atoms(x.args[0]) <= 1:
+                    return None  # |a·v + b| is a table over v's values, fewer clauses than two comparisons with E
+                args = [x.args[0], Node("neg", (x.args[0],))]
+            else:
+                args = list(x.args)
+                if any(_variable_atoms(a) > 1 for a in args):
+                    return None  # sums would meet E in up to four comparisons each (eq in an iff: 7.8 k -> 11.2 k clauses)
+            return self.formula(_extremum_formula(op, args, x.op != "min", y), True)
+        bound = self.term(y)
         if x.op == "abs":
             e = self.term(x.args[0])
-            if bound[0] and len(e[0]) <= 1:
-                return None  # |a·v + b| is a table over v's values, fewer clauses than two comparisons with E
-            if op in ("eq", "ne") and not bound[0]:  # |E| = c is E = c ∨ E = -c: two values of E, not bounds on E and -E
+            if op in ("eq", "ne"):  # |E| = c is E = c ∨ E = -c: two values of E, not bounds on E and -E
                 c = bound[1]
                 if c <= 0:
                     return (op == "ne") if c < 0 else self.compare(op, e, ({}, 0))
@@ -621,10 +632,8 @@ class Normaliser:
             args, biggest = [e, _scale(e, -1)], True
         else:
             args, biggest = [self.term(a) for a in x.args], x.op == "max"
-            if bound[0] and any(len(a[0]) > 1 for a in args):
-                return None  # sums would meet E in up to four comparisons each (eq in an iff: 7.8 k -> 11.2 k clauses)
 
-        def beyond(side: str, shift: int) -> NNF:  # f ≤ E + shift (side "le") or f ≥ E + shift (side "ge")
+        def beyond(side: str, shift: int) -> NNF:  # f ≤ c + shift (side "le") or f ≥ c + shift (side "ge")
             k = (bound[0], bound[1] + shift)
             parts = [self.compare(side, a, k) for a in args]
             return _mk_and(parts) if biggest == (side == "le") else _mk_or(parts)
@@ -1144,7 +1153,7 @@ class Normaliser:
                 if bounded is not None:
                     return bounded
             if (x.op in _ARITHMETIC and _multiplies_variables(x)) or (y.op in _ARITHMETIC and _multiplies_variables(y)):
-                by_signs = _product_by_signs(op if pos else _NEGATED[op], x, y)
+                by_signs = _product_by_signs(op if pos else _NEGATED[op], x, y, self._node_bounds, self.term)
                 if by_signs is not None:
                     return self.formula(by_signs, True)
                 # a constraint of the file by itself (or its negation): each case is a clause of its own
@@ -1876,44 +1885,115 @@ def _has_nonlinear_term(term: Node) -> bool:
 _MONOMIAL_LIMIT = 16  # monomials in the expansion of one comparison; beyond, products stay as they are
 
 
-def _product_by_signs(op: str, x: Node, y: Node) -> Node | None:
-    """``x op y`` as a formula on signs when ``x - y`` is a product ``A·B``; None otherwise.
+def _extremum_formula(op: str, args: list[Node], biggest: bool, e: Node) -> Node:
+    """``f op e`` for f the largest (`biggest`) or smallest of `args`, as comparisons of each argument with e."""
+    def beyond(side: str) -> Node:
+        conjunction = biggest == (side in ("le", "lt"))  # max ≤ e: all of them; max ≥ e: one of them
+        return Node("and" if conjunction else "or", tuple(Node(side, (a, e)) for a in args))
+
+    if op == "eq":
+        return Node("and", (beyond("le"), beyond("ge")))
+    if op == "ne":
+        return Node("or", (beyond("gt"), beyond("lt")))
+    return beyond(op)
+
+
+def _variable_atoms(node: Node) -> int:
+    """How many variables the linear expression of `node` would have, read from the syntax (0, 1, or 2 for
+    more): a variable counts once, and so does each term the translation names (a product of variables,
+    div, mod, abs, min, max, if) or a predicate's parameter."""
+    seen: set = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        op = n.op
+        if op == "const":
+            continue
+        if op in ("add", "sub", "neg") or (op == "mul" and not _is_variable_product(n)):
+            stack.extend(n.args)
+            continue
+        if op != "ivar" and not _has_variables(n):
+            continue  # (div 16 7): a constant
+        seen.add(n.value if op == "ivar" else n)
+        if len(seen) > 1:
+            return 2
+    return len(seen)
+
+
+def _product_by_signs(op: str, x: Node, y: Node, bounds: Callable[[Node], "tuple[int, int] | None"],
+                      term: Callable[[Node], Expr]) -> Node | None:
+    """``x op y`` as a formula on signs, or on one factor, when ``x - y`` is a product ``A·B`` plus a constant;
+    None otherwise.
 
     The product is either written so against 0 (``(> (* (- x 1) (+ y 2)) 0)``), or ``x - y`` expands to
-    monomials without a constant term that share a variable v: ``A = v``, B the rest. ``A·B > 0`` is
+    monomials that share a variable v besides a constant c: ``A = v``, B the rest. ``A·B > 0`` is
     ``(A > 0 ∧ B > 0) ∨ (A < 0 ∧ B < 0)``, ``A·B = 0`` is ``A = 0 ∨ B = 0``, and ``≥``, ``≤``, ``≠`` are
-    their negations; A and B are compared again by the same rule. No multiplier circuit is built:
-    ``(> (* x2 x0) (* 100 x2))`` over 42,581..55,166 and -20,347..63,246 (x2·(x0 - 100) > 0) was 500 k
-    clauses that Glucose did not satisfy in 30 s, and ``x·y = 0`` says that one of them is 0.
+    their negations; A and B are compared again by the same rule. With c ≠ 0, v's bounds (`bounds`) must
+    keep it away from 0 and give ``v·B ≥ k`` one bound on B for every v (``B ≥ ⌈k/v⌉`` the same at both
+    ends). `term` gives the value of a term without variables (``(div 16 7)``). No multiplier circuit is
+    built: ``(> (* x2 x0) (* 100 x2))`` over 42,581..55,166 and
+    -20,347..63,246 (x2·(x0 - 100) > 0) was 500 k clauses that Glucose did not satisfy in 30 s, and
+    ``x1·x4 > x1·x2 - 47`` with x1 in 796,904..826,099 is x4 ≥ x2.
     """
     if y.op == "const" and y.value == 0 and x.op == "mul" and _is_variable_product(x):
         return _sign_formula(op, x.args[0], x.args[1])
     if x.op == "const" and x.value == 0 and y.op == "mul" and _is_variable_product(y):
         return _sign_formula(_MIRRORED[op], y.args[0], y.args[1])
     monomials: dict[frozenset, int] = {}
-    if not (_add_monomials(x, 1, monomials) and _add_monomials(y, -1, monomials)):
+    if not (_add_monomials(x, 1, monomials, term) and _add_monomials(y, -1, monomials, term)):
         return None
+    constant = monomials.pop(frozenset(), 0)
     terms = [(atoms, c) for atoms, c in monomials.items() if c]
-    if not terms or any(not atoms for atoms, _ in terms):
-        return None  # a constant term: the signs do not decide it
+    if not terms:
+        return None
     common = frozenset.intersection(*(frozenset(a for a, _ in atoms) for atoms, _ in terms))
     factors = sorted((a for a in common if a.op == "ivar"), key=lambda a: a.value)
     if not factors:
         return None
-    v = factors[0]
-    rest = []
-    for atoms, c in terms:
-        parts = [Node("const", (), c)] if c != 1 else []
-        for atom, k in sorted(atoms, key=lambda ak: repr(ak[0])):
-            parts += [atom] * (k - 1 if atom == v else k)
-        term = parts[0] if parts else Node("const", (), 1)
-        for part in parts[1:]:
-            term = Node("mul", (term, part))
-        rest.append(term)
-    b = rest[0]
-    for term in rest[1:]:
-        b = Node("add", (b, term))
-    return _sign_formula(op, v, b)
+    for v in factors:  # with a constant, the first factor whose sign is fixed
+        rest = []
+        for atoms, c in terms:
+            parts = [Node("const", (), c)] if c != 1 else []
+            for atom, k in sorted(atoms, key=lambda ak: repr(ak[0])):
+                parts += [atom] * (k - 1 if atom == v else k)
+            piece = parts[0] if parts else Node("const", (), 1)
+            for part in parts[1:]:
+                piece = Node("mul", (piece, part))
+            rest.append(piece)
+        b = rest[0]
+        for piece in rest[1:]:
+            b = Node("add", (b, piece))
+        if not constant:
+            return _sign_formula(op, v, b)
+        bounded = _one_factor_bound(op, v, b, -constant, bounds(v))
+        if bounded is not None:
+            return bounded
+    return None
+
+
+def _one_factor_bound(op: str, v: Node, b: Node, k: int, v_bounds: "tuple[int, int] | None") -> Node | None:
+    """``v·b op k`` (k ≠ 0) as a comparison of b with a constant when v's sign is fixed and the bound on b
+    is the same for every value of v; None otherwise."""
+    if v_bounds is None or v_bounds[0] <= 0 <= v_bounds[1]:
+        return None
+    lo, hi = v_bounds
+    if hi < 0:  # v·b = (-v)·(-b)
+        b, lo, hi = Node("neg", (b,)), -hi, -lo
+    if op in ("eq", "ne"):
+        if abs(k) >= lo:
+            return None
+        return Node("false" if op == "eq" else "true")  # 0 < |k| < |v|: v·b is 0 or at least |v| away from 0
+    if op == "gt":
+        op, k = "ge", k + 1
+    elif op == "lt":
+        op, k = "le", k - 1
+    if op == "ge":
+        at_lo, at_hi = -(-k // lo), -(-k // hi)  # b ≥ ⌈k/v⌉
+    else:
+        at_lo, at_hi = k // lo, k // hi  # b ≤ ⌊k/v⌋
+    if at_lo != at_hi:
+        return None
+    return Node(op, (b, Node("const", (), at_lo)))
 
 
 def _sign_formula(op: str, a: Node, b: Node) -> Node:
@@ -1929,10 +2009,10 @@ def _sign_formula(op: str, a: Node, b: Node) -> Node:
     return Node("not", (formula,)) if base != op else formula
 
 
-def _add_monomials(node: Node, coef: int, into: dict[frozenset, int]) -> bool:
+def _add_monomials(node: Node, coef: int, into: dict[frozenset, int], term: Callable[[Node], Expr]) -> bool:
     """Add ``coef·node`` expanded into monomials to `into` (atoms with multiplicities -> coefficient);
     False when `node` is not a polynomial of sums, negations and products or expands to too many terms."""
-    expanded = _monomials(node)
+    expanded = _monomials(node, term)
     if expanded is None:
         return False
     for atoms, c in expanded:
@@ -1940,16 +2020,16 @@ def _add_monomials(node: Node, coef: int, into: dict[frozenset, int]) -> bool:
     return len(into) <= _MONOMIAL_LIMIT
 
 
-def _monomials(node: Node) -> list[tuple[frozenset, int]] | None:
+def _monomials(node: Node, term: Callable[[Node], Expr]) -> list[tuple[frozenset, int]] | None:
     """`node` as a list of (atoms with multiplicities, coefficient); variables are atoms, and so are terms
-    other than sums, negations and products (compared by equality)."""
+    other than sums, negations and products (compared by equality); `term` evaluates those without variables."""
     op = node.op
     if op == "const":
         return [(frozenset(), int(node.value))]
     if op in ("add", "sub", "neg"):
         out: list[tuple[frozenset, int]] = []
         for k, arg in enumerate(node.args):
-            part = _monomials(arg)
+            part = _monomials(arg, term)
             if part is None:
                 return None
             sign = -1 if op == "neg" or (op == "sub" and k > 0) else 1
@@ -1960,14 +2040,21 @@ def _monomials(node: Node) -> list[tuple[frozenset, int]] | None:
     if op == "mul":
         product: list[tuple[frozenset, int]] = [(frozenset(), 1)]
         for arg in node.args:
-            part = _monomials(arg)
+            part = _monomials(arg, term)
             if part is None or len(product) * len(part) > _MONOMIAL_LIMIT:
                 return None
             product = [(_times(a, b), c * d) for a, c in product for b, d in part]
         return product
     if op in ("eq", "ne", "le", "lt", "ge", "gt", "and", "or", "not", "imp", "iff", "xor", "bvar", "true", "false"):
         return None  # not an integer term
+    if not _has_variables(node):
+        return [(frozenset(), term(node)[1])]
     return [(frozenset({(node, 1)}), 1)]
+
+
+def _has_variables(node: Node) -> bool:
+    """True when `node` names a variable or a predicate's parameter."""
+    return any(n.op in ("ivar", "param", "bvar") for n in node.walk())
 
 
 def _times(a: frozenset, b: frozenset) -> frozenset:

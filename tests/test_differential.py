@@ -223,7 +223,8 @@ def extremum_comparison_texts(draw: st.DrawFn) -> str:
 
     def simple() -> str:
         v, w = draw(st.sampled_from(names)), draw(st.sampled_from(names))
-        return draw(st.sampled_from([v, f"(+ {v} {draw(st.integers(-2, 2))})", f"(- {v} {w})", f"(* -2 {v})"]))
+        return draw(st.sampled_from([v, f"(+ {v} {draw(st.integers(-2, 2))})", f"(- {v} {w})", f"(* -2 {v})",
+                                     f"(* {v} {w})", "(div 16 7)"]))
 
     def extremum() -> str:
         op = draw(st.sampled_from(["min", "max", "abs"]))
@@ -231,7 +232,7 @@ def extremum_comparison_texts(draw: st.DrawFn) -> str:
 
     v = draw(st.sampled_from(names))
     other = draw(st.sampled_from([v, f"(+ {v} {draw(st.integers(-2, 2))})", f"(- 1 {v})", f"(* 3 {v})",
-                                  str(draw(st.integers(-3, 3))), extremum()]))
+                                  str(draw(st.integers(-3, 3))), extremum(), f"(+ (* {v} {v}) 1)"]))
     sides = [extremum(), other]
     if draw(st.booleans()):
         sides.reverse()
@@ -254,7 +255,7 @@ def product_sign_texts(draw: st.DrawFn) -> str:
     names = ["x", "y", "m"]
     lines = []
     for name in names:
-        lo = draw(st.integers(-4, 1))
+        lo = draw(st.sampled_from([-9, -7, -4, -2, -1, 0, 1, 3]))  # some factors away from 0: one bound per side
         lines.append(f"(int {name} {lo} {lo + draw(st.integers(0, 6))})")
     lines.append("(bool q)")
 
@@ -267,8 +268,10 @@ def product_sign_texts(draw: st.DrawFn) -> str:
     product = f"(* {factor()} {factor()})"
     if draw(st.booleans()):
         product = f"(* {product} {factor()})"
+    c = draw(st.integers(-12, 12))
     other = draw(st.sampled_from(["0", "0", f"(* {draw(st.integers(-3, 3))} {v})", f"(* {v} {factor()})",
-                                  f"(+ (* {v} {factor()}) {v})", "1"]))
+                                  f"(+ (* {v} {factor()}) {v})", "1", f"(+ (* {v} {factor()}) {c})",
+                                  f"(- {c} (* {factor()} {v}))", f"(+ (* {v} {factor()}) (div {c} 5))"]))
     if draw(st.booleans()):
         w = draw(st.sampled_from(names))
         product = draw(st.sampled_from([f"(* {v} {factor()})", f"(* {v} (* {w} {w}))", f"(* (* {w} {v}) {w})"]))
@@ -285,3 +288,13 @@ def product_sign_texts(draw: st.DrawFn) -> str:
 @given(product_sign_texts())
 def test_products_decided_by_signs_have_the_brute_force_answers(text: str) -> None:
     _compare_compiled(text)
+
+
+@pytest.mark.parametrize("v_domain", ["3 9", "-9 -3", "1 1", "2 40"])
+def test_one_factor_bounds_against_every_constant(v_domain: str) -> None:
+    """v·b op k with v away from 0 and k small is a bound on b alone (`_one_factor_bound`): every operator
+    and every k in -12..12, counted against brute force."""
+    for op in ("=", "!=", "<", "<=", ">", ">="):
+        for k in range(-12, 13):
+            _compare_compiled(f"(int v {v_domain})\n(int b -5 5)\n({op} (* v b) {k})\n")
+            _compare_compiled(f"(int v {v_domain})\n(int b -5 5)\n({op} (+ (* b v) {k}) (* 2 v))\n")
