@@ -1561,8 +1561,12 @@ class Normaliser:
                 uses.setdefault(v, []).append(k)
         lb = {v: doms[v].lb for v in uses}
         ub = {v: doms[v].ub for v in uses}
-        queue = list(range(first_function + len(functions)))
-        queued = [True] * len(queue)
+        # Tables cost a pass over their argument's values, so they wait until the sums and products are at a
+        # fixpoint: x1 < x2 ∧ x2 = x1 over ±1000 narrows by one value a round, and a square of x1 re-read
+        # every round made that 2 s.
+        queue = list(range(first_function))
+        tables = list(range(first_function, first_function + len(functions)))
+        queued = [True] * (first_function + len(functions))
 
         def restrict(v: int, dom: Domain) -> bool:
             """v within `dom` (a subset of its domain); False when that leaves it no value."""
@@ -1576,7 +1580,7 @@ class Normaliser:
             for j in uses[v]:
                 if not queued[j]:
                     queued[j] = True
-                    queue.append(j)
+                    (tables if j >= first_function else queue).append(j)
             return True
 
         def narrow(v: int, lo: int, hi: int) -> bool:
@@ -1585,10 +1589,10 @@ class Normaliser:
                 return True
             return restrict(v, doms[v].within(lo, hi))
 
-        budget = 100 * len(queue) + 10000  # bounds propagation can crawl; stop early, it is only an optimisation
-        while queue and budget > 0:
+        budget = 100 * len(queued) + 10000  # bounds propagation can crawl; stop early, it is only an optimisation
+        while (queue or tables) and budget > 0:
             budget -= 1
-            k = queue.pop()
+            k = queue.pop() if queue else tables.pop()
             queued[k] = False
             if k >= first_function:
                 # z = f(x) by a table (div, mod, abs of a narrow x, squares): exact in both directions, as the

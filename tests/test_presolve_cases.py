@@ -32,3 +32,21 @@ def test_the_benchmark_reads_a_fresh_run() -> None:
     assert row["status"] == "UNSATISFIABLE" and row["clauses"] == "1"
     row = presolve.run_case(presolve.CASES / "two_wide_equation.csp", [sys.executable, "-m", "csp2sat"], 30)
     assert row["status"] == "SATISFIABLE" and int(row["clauses"].replace(",", "")) < 1_000
+
+
+@pytest.mark.parametrize("name", ["product_shared_factor", "extremum_product_offset"])
+def test_products_with_a_common_factor_leave_no_multiplier(name: str) -> None:
+    # x2·x0 > 100·x2 is decided by x2's sign; x1·x4 > x1·x2 - 47 with x1 ≥ 796,904 is x4 ≥ x2
+    compiled = compile_model(csp2sat.parse(presolve.CASES / f"{name}.csp"), single_answer=True)
+    assert compiled.stats["aux_int_vars"] == 0
+
+
+def test_tables_wait_for_the_sums_fixpoint(monkeypatch: pytest.MonkeyPatch) -> None:
+    # x1 < x2 ∧ x2 = x1 narrows one value a round; the square's table (2,001 values) was read every round
+    from csp2sat import normalise
+
+    calls = []
+    original = normalise._image
+    monkeypatch.setattr(normalise, "_image", lambda values: calls.append(1) or original(values))
+    assert csp2sat.solve(csp2sat.parse(presolve.CASES / "square_bounds_crawl.csp")).status == "UNSATISFIABLE"
+    assert len(calls) < 50
