@@ -271,6 +271,7 @@ class Normaliser:
         self._equations: list[tuple[int, int, int, int, int]] = []  # (x, a, y, b, k): top-level a·x + b·y + k = 0
         self._products: list[tuple[int, int, int]] = []  # (x, y, z): z = x·y, for `_propagate_bounds`
         self._functions: list[tuple[int, int, dict[int, int]]] = []  # (x, z, table): z = table[x], likewise
+        self._table_clauses: list[tuple[int, int]] = []  # clause ranges of `_table`: bounds propagation reads the table
         # Auxiliary variables that are functions of one variable (tables, quotients, remainders): z -> (x, f), z = f(x)
         self._function_of: dict[int, tuple[int, Callable[[int], int]]] = {}
         # Cumulative's horizon comes from the declared domains (never from tightened ones).
@@ -926,10 +927,12 @@ class Normaliser:
 
     def _table(self, x: int, table: list[tuple[int, int]], z: int) -> None:
         """``x = u → z = w`` for each (u, w): two clauses per value, exact."""
+        start = len(self.csp.clauses)
         for u, w in table:
             not_u = _mk_or([self.le(({x: 1}, 0), u - 1), self.le(({x: -1}, 0), -u - 1)])
             self.emit(_mk_or([not_u, self.le(({z: 1}, 0), w)]), -1)
             self.emit(_mk_or([not_u, self.le(({z: -1}, 0), -w)]), -1)
+        self._table_clauses.append((start, len(self.csp.clauses)))
 
     def _minmax(self, op: str, a: Expr, b: Expr, z: int | None = None) -> Expr:
         """``min``/``max`` of two expressions (into variable `z` when given, whose domain must cover the result)."""
@@ -1540,7 +1543,10 @@ class Normaliser:
         # Clauses of sums only (a Boolean literal could always satisfy the clause); a one-variable
         # sum in a longer clause takes part in deciding which sum is left, and is propagated too.
         clauses = []
-        for clause in self.csp.clauses:
+        tables_own = {k for start, stop in self._table_clauses for k in range(start, stop)}
+        for k, clause in enumerate(self.csp.clauses):
+            if k in tables_own:
+                continue
             for lit in clause:
                 if lit.__class__ is not Linear:
                     break
@@ -1562,8 +1568,9 @@ class Normaliser:
         lb = {v: doms[v].lb for v in uses}
         ub = {v: doms[v].ub for v in uses}
         # Tables cost a pass over their argument's values, so they wait until the sums and products are at a
-        # fixpoint: x1 < x2 ∧ x2 = x1 over ±1000 narrows by one value a round, and a square of x1 re-read
-        # every round made that 2 s.
+        # fixpoint: x1 < x2 ∧ x2 = x1 over ±1000 narrows by one value a round, and a square of x1 read again
+        # every round made that 2 s. Their own clauses are left to them: read as sums, they narrow the
+        # argument one value at a time, which would stall the sums' fixpoint.
         queue = list(range(first_function))
         tables = list(range(first_function, first_function + len(functions)))
         queued = [True] * (first_function + len(functions))
