@@ -1955,31 +1955,55 @@ def _product_by_signs(op: str, x: Node, y: Node, bounds: Callable[[Node], "tuple
         return None
     constant = monomials.pop(frozenset(), 0)
     terms = [(atoms, c) for atoms, c in monomials.items() if c]
-    if not terms:
-        return None
-    common = frozenset.intersection(*(frozenset(a for a, _ in atoms) for atoms, _ in terms))
-    factors = sorted((a for a in common if a.op == "ivar"), key=lambda a: a.value)
-    if not factors:
-        return None
-    for v in factors:  # with a constant, the first factor whose sign is fixed
-        rest = []
-        for atoms, c in terms:
-            parts = [Node("const", (), c)] if c != 1 else []
-            for atom, k in sorted(atoms, key=lambda ak: repr(ak[0])):
-                parts += [atom] * (k - 1 if atom == v else k)
-            piece = parts[0] if parts else Node("const", (), 1)
-            for part in parts[1:]:
-                piece = Node("mul", (piece, part))
-            rest.append(piece)
-        b = rest[0]
-        for piece in rest[1:]:
-            b = Node("add", (b, piece))
-        if not constant:
-            return _sign_formula(op, v, b)
-        bounded = _one_factor_bound(op, v, b, -constant, bounds(v))
+    factors = sorted({a for atoms, _ in terms if sum(k for _, k in atoms) >= 2 for a, _ in atoms if a.op == "ivar"},
+                     key=lambda a: a.value)
+    for v in factors:  # each variable of a product, until one fits
+        with_v = [(atoms, c) for atoms, c in terms if any(a == v for a, _ in atoms)]
+        without_v = [(atoms, c) for atoms, c in terms if not any(a == v for a, _ in atoms)]
+        b = _polynomial(with_v, v)
+        if not without_v:
+            if not constant:
+                return _sign_formula(op, v, b)
+            bounded = _one_factor_bound(op, v, b, -constant, bounds(v))
+        else:
+            r = Node("add", (_polynomial(without_v, None), Node("const", (), constant)))
+            bounded = _small_remainder(op, v, b, r, bounds(v), bounds(r))
         if bounded is not None:
             return bounded
     return None
+
+
+def _polynomial(terms: list[tuple[frozenset, int]], divided_by: Node | None) -> Node:
+    """The sum of monomials `terms` as a node, each divided once by the atom `divided_by` (which it holds)."""
+    out = None
+    for atoms, c in terms:
+        parts = [Node("const", (), c)] if c != 1 else []
+        for atom, k in sorted(atoms, key=lambda ak: repr(ak[0])):
+            parts += [atom] * (k - 1 if atom == divided_by else k)
+        piece = parts[0] if parts else Node("const", (), 1)
+        for part in parts[1:]:
+            piece = Node("mul", (piece, part))
+        out = piece if out is None else Node("add", (out, piece))
+    return out
+
+
+def _small_remainder(op: str, v: Node, b: Node, r: Node, v_bounds: "tuple[int, int] | None",
+                     r_bounds: "tuple[int, int] | None") -> Node | None:
+    """``v·b + r op 0`` when |r| < |v| for all values: the sign is b's, or r's where b = 0; None otherwise."""
+    if v_bounds is None or r_bounds is None or v_bounds[0] <= 0 <= v_bounds[1]:
+        return None
+    least = v_bounds[0] if v_bounds[0] > 0 else -v_bounds[1]
+    if not -least < r_bounds[0] <= r_bounds[1] < least:
+        return None
+    if v_bounds[1] < 0:
+        b = Node("neg", (b,))
+    zero = Node("const", (), 0)
+    if op == "eq":
+        return Node("and", (Node("eq", (b, zero)), Node("eq", (r, zero))))
+    if op == "ne":
+        return Node("or", (Node("ne", (b, zero)), Node("ne", (r, zero))))
+    beyond = Node("ge", (b, Node("const", (), 1))) if op in ("gt", "ge") else Node("le", (b, Node("const", (), -1)))
+    return Node("or", (beyond, Node("and", (Node("eq", (b, zero)), Node(op, (r, zero))))))
 
 
 def _one_factor_bound(op: str, v: Node, b: Node, k: int, v_bounds: "tuple[int, int] | None") -> Node | None:

@@ -298,3 +298,13 @@ def test_one_factor_bounds_against_every_constant(v_domain: str) -> None:
         for k in range(-12, 13):
             _compare_compiled(f"(int v {v_domain})\n(int b -5 5)\n({op} (* v b) {k})\n")
             _compare_compiled(f"(int v {v_domain})\n(int b -5 5)\n({op} (+ (* b v) {k}) (* 2 v))\n")
+
+
+@pytest.mark.parametrize("v_domain", ["3 9", "-9 -3", "5 5"])
+def test_products_with_a_small_remainder(v_domain: str) -> None:
+    """v·b + r op 0 with |r| < |v| everywhere takes b's sign, or r's where b = 0 (`_small_remainder`); r of
+    other variables, of b itself, or too wide for the rule (4·w), counted against brute force."""
+    for op in ("=", "!=", "<", "<=", ">", ">="):
+        for r in ("(abs w)", "(mod b 3)", "(- w 1)", "(* 4 w)", "(+ w (mod b 2))"):
+            _compare_compiled(f"(int v {v_domain})\n(int b -4 4)\n(int w -2 2)\n({op} (+ (* v b) {r}) 0)\n")
+            _compare_compiled(f"(int v {v_domain})\n(int b -4 4)\n(int w -2 2)\n({op} (* b v) (- (* v w) {r}))\n")
