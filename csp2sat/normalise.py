@@ -2067,7 +2067,8 @@ def _monomials(node: Node, term: Callable[[Node], Expr]) -> list[tuple[frozenset
             part = _monomials(arg, term)
             if part is None:
                 return None
-            sign = -1 if op == "neg" or (op == "sub" and k > 0) else 1
+            # as `term` reads them: sub and neg negate every argument after the first, or a single one
+            sign = 1 if op == "add" or (k == 0 and len(node.args) > 1) else -1
             out += [(atoms, sign * c) for atoms, c in part]
             if len(out) > _MONOMIAL_LIMIT:
                 return None
