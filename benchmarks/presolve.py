@@ -4,11 +4,12 @@ The files in benchmarks/presolve/ are the small cases behind the presolve rules 
 (products fixed by the file, bounds through products, products by cases of a narrow factor, equations
 between two wide variables, narrowing of domains with thousands of holes): a prime and a semiprime as
 x·y over 2..100,000, x·y bounded with x + y, a price·quantity cost minimised, a narrow factor times a
-wide one, and nine random files that fuzzing against CP-SAT turned up (three of them for the rules of
-2026-12-03: a comparison of two variables split on the narrower's values, a product of two functions of
-one variable as a table, quotients over the pieces of their argument; three for the rules of the next
-session of that day: a product with a common factor decided by signs, a product plus a constant bounded
-through a factor whose sign is fixed, tables read after the sums' fixpoint). Each runs as a user runs it
+wide one, and nine random files that fuzzing against CP-SAT turned up. Three of them are for the rules
+of 2026-12-03: a comparison of two variables split on the narrower's values, a product of two functions
+of one variable as a table, quotients over the pieces of their argument. Three are for the rules of the
+next session of that day, from benchmarks/fuzz_cpsat.py (seeds 292, 1099 and 1197 with
+``--tight-every 0``): a product with a common factor decided by signs, a product plus a constant bounded
+through a factor whose sign is fixed, tables read after the sums' fixpoint. Each runs as a user runs it
 (`csp2sat solve -v`, `--count` for names starting with ``count``), with a time limit; the table gives
 status, wall seconds, CNF clauses and the stage that took longest.
 
