@@ -219,6 +219,8 @@ class Domain:
 
     def within(self, lo: int, hi: int) -> "Domain":
         """The values from `lo` to `hi` (inclusive)."""
+        if lo > hi:
+            return Domain(())  # not an interval (hi, lo) of one of ours: that would be a domain of -1 values
         intervals = self.intervals
         if len(intervals) <= 8:
             return Domain(tuple((max(a, lo), min(b, hi)) for a, b in intervals if a <= hi and b >= lo))

@@ -141,6 +141,14 @@ def test_vectorised_last_two_terms_write_the_same_clauses(doms, coefs, c, prefix
     assert written[0] == written[1]
 
 
+def test_an_inverted_range_leaves_no_value() -> None:
+    # bounds propagation can ask for lo > hi (a product's quotient bounds on an infeasible file); it once got
+    # the interval (hi, lo) back, a non-empty domain of -1 values (found by the test below, by chance)
+    for dom in (Domain.range(-10, 10), Domain.of([(2 * k, 2 * k) for k in range(20)])):
+        inverted = dom.within(5, 3)
+        assert inverted.is_empty() and inverted.size == 0
+
+
 @settings(max_examples=400)
 @given(st.lists(st.tuples(st.integers(-30, 30).map(lambda k: 2 * k), st.sampled_from([0, 0, 0, 1, 4])), max_size=40),
        st.integers(-70, 70), st.integers(-70, 70))
