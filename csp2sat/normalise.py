@@ -1933,23 +1933,24 @@ def _variable_atoms(node: Node) -> int:
 
 def _product_by_signs(op: str, x: Node, y: Node, bounds: Callable[[Node], "tuple[int, int] | None"],
                       term: Callable[[Node], Expr]) -> Node | None:
-    """``x op y`` as a formula on signs, or on one factor, when ``x - y`` is a product ``A·B`` plus a constant;
-    None otherwise.
+    """``x op y`` as a formula on signs, or on one factor, when ``x - y`` is a product ``A·B``, plus a constant
+    or a small remainder; None otherwise.
 
     The product is either written so against 0 (``(> (* (- x 1) (+ y 2)) 0)``), or ``x - y`` expands to
-    monomials that share a variable v besides a constant c: ``A = v``, B the rest. ``A·B > 0`` is
-    ``(A > 0 ∧ B > 0) ∨ (A < 0 ∧ B < 0)``, ``A·B = 0`` is ``A = 0 ∨ B = 0``, and ``≥``, ``≤``, ``≠`` are
-    their negations; A and B are compared again by the same rule. With c ≠ 0, v's bounds (`bounds`) must
-    keep it away from 0 and give ``v·B ≥ k`` one bound on B for every v (``B ≥ ⌈k/v⌉`` the same at both
-    ends). `term` gives the value of a term without variables (``(div 16 7)``). No multiplier circuit is
-    built: ``(> (* x2 x0) (* 100 x2))`` over 42,581..55,166 and
-    -20,347..63,246 (x2·(x0 - 100) > 0) was 500 k clauses that Glucose did not satisfy in 30 s, and
-    ``x1·x4 > x1·x2 - 47`` with x1 in 796,904..826,099 is x4 ≥ x2.
+    monomials of which those holding a variable v of a product make ``v·B``. Without other terms,
+    ``A·B > 0`` (A = v) is ``(A > 0 ∧ B > 0) ∨ (A < 0 ∧ B < 0)``, ``A·B = 0`` is ``A = 0 ∨ B = 0``, and
+    ``≥``, ``≤``, ``≠`` are their negations; A and B are compared again by the same rule. With a constant
+    c ≠ 0, v's bounds (`bounds`) must keep it away from 0 and give ``v·B ≥ k`` one bound on B for every v
+    (``B ≥ ⌈k/v⌉`` the same at both ends, `_one_factor_bound`); with other terms R, |R| < |v| must hold
+    everywhere (`_small_remainder`). `term` gives the value of a term without variables (``(div 16 7)``).
+    No multiplier circuit is built: ``(> (* x2 x0) (* 100 x2))`` over 42,581..55,166 and -20,347..63,246
+    (x2·(x0 - 100) > 0) was 500 k clauses that Glucose did not satisfy in 30 s, and ``x1·x4 > x1·x2 - 47``
+    with x1 in 796,904..826,099 is x4 ≥ x2.
     """
+    if x.op == "const":
+        x, y, op = y, x, _MIRRORED[op]
     if y.op == "const" and y.value == 0 and x.op == "mul" and _is_variable_product(x):
         return _sign_formula(op, x.args[0], x.args[1])
-    if x.op == "const" and x.value == 0 and y.op == "mul" and _is_variable_product(y):
-        return _sign_formula(_MIRRORED[op], y.args[0], y.args[1])
     monomials: dict[frozenset, int] = {}
     if not (_add_monomials(x, 1, monomials, term) and _add_monomials(y, -1, monomials, term)):
         return None
@@ -1990,13 +1991,12 @@ def _polynomial(terms: list[tuple[frozenset, int]], divided_by: Node | None) -> 
 def _small_remainder(op: str, v: Node, b: Node, r: Node, v_bounds: "tuple[int, int] | None",
                      r_bounds: "tuple[int, int] | None") -> Node | None:
     """``v·b + r op 0`` when |r| < |v| for all values: the sign is b's, or r's where b = 0; None otherwise."""
-    if v_bounds is None or r_bounds is None or v_bounds[0] <= 0 <= v_bounds[1]:
+    positive = _positive_factor(v_bounds, b)
+    if positive is None or r_bounds is None:
         return None
-    least = v_bounds[0] if v_bounds[0] > 0 else -v_bounds[1]
+    least, _, b = positive
     if not -least < r_bounds[0] <= r_bounds[1] < least:
         return None
-    if v_bounds[1] < 0:
-        b = Node("neg", (b,))
     zero = Node("const", (), 0)
     if op == "eq":
         return Node("and", (Node("eq", (b, zero)), Node("eq", (r, zero))))
@@ -2009,11 +2009,10 @@ def _small_remainder(op: str, v: Node, b: Node, r: Node, v_bounds: "tuple[int, i
 def _one_factor_bound(op: str, v: Node, b: Node, k: int, v_bounds: "tuple[int, int] | None") -> Node | None:
     """``v·b op k`` (k ≠ 0) as a comparison of b with a constant when v's sign is fixed and the bound on b
     is the same for every value of v; None otherwise."""
-    if v_bounds is None or v_bounds[0] <= 0 <= v_bounds[1]:
+    positive = _positive_factor(v_bounds, b)
+    if positive is None:
         return None
-    lo, hi = v_bounds
-    if hi < 0:  # v·b = (-v)·(-b)
-        b, lo, hi = Node("neg", (b,)), -hi, -lo
+    lo, hi, b = positive
     if op in ("eq", "ne"):
         if abs(k) >= lo:
             return None
@@ -2029,6 +2028,15 @@ def _one_factor_bound(op: str, v: Node, b: Node, k: int, v_bounds: "tuple[int, i
     if at_lo != at_hi:
         return None
     return Node(op, (b, Node("const", (), at_lo)))
+
+
+def _positive_factor(v_bounds: "tuple[int, int] | None", b: Node) -> "tuple[int, int, Node] | None":
+    """|v|'s bounds and b with v·b = |v|·b' when v's sign is fixed (b' = -b for a negative v); None when v
+    can be 0 or has no bounds."""
+    if v_bounds is None or v_bounds[0] <= 0 <= v_bounds[1]:
+        return None
+    lo, hi = v_bounds
+    return (lo, hi, b) if lo > 0 else (-hi, -lo, Node("neg", (b,)))
 
 
 def _sign_formula(op: str, a: Node, b: Node) -> Node:
