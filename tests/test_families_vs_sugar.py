@@ -105,3 +105,18 @@ def test_unseen_members_are_other_files_of_the_same_families() -> None:
     small = [(name, gen) for name, gen in unseen if name in ("oss-random-5x5-s501", "gcp-random-40-s401", "nqueens-30")]
     texts = {gen() for _, gen in small}
     assert len(texts) == 3 and not texts & {gen() for name, gen in listed.items() if "oss-random-5x5" in name}
+
+
+def test_the_second_unseen_set_repeats_no_instance_of_the_others() -> None:
+    """`--unseen 2`: new names and new files (no seed or size of the listed instances or of set 1), same families."""
+    listed = dict(families.instances())
+    first = dict(families.unseen_instances())
+    second = dict(families.unseen_instances_2())
+    assert second and not set(second) & (set(listed) | set(first))
+    prefixes = {name.split("-")[0] for name in listed}
+    assert all(name.split("-")[0] in prefixes for name in second)
+    small = ["golombRuler-7", "socialGolfer-3-3-4", "oss-random-5x5-s502", "gcp-random-45-s451"]
+    texts = {second[name]() for name in small}
+    others = {listed[name]() for name in ("golombRuler-8", "socialGolfer-3-2-5", "oss-random-5x5")}
+    others.add(first["oss-random-5x5-s501"]())
+    assert len(texts) == len(small) and not texts & others
