@@ -299,6 +299,40 @@ def instances() -> Iterator[tuple[str, Callable[[], str]]]:
         yield f"linear-{n}-{m}-{k}-{d}", lambda n=n, m=m, k=k, d=d: random_linear(n, m, k, d, seed=n)
 
 
+def _seeded_colourings(params: tuple[tuple[int, float, int], ...]) -> Iterator[tuple[str, Callable[[], str]]]:
+    """Random colourings G(n, p) at the given (n, p, seed), named with their seed (the unseen sets)."""
+    for n, p, seed in params:
+        def gen(n=n, p=p, seed=seed) -> str:
+            nn, edges = random_colouring(n, p, seed=seed)
+            return colouring(f"random G({n},{p}) seed {seed}", nn, edges, 12)
+        yield f"gcp-random-{n}-s{seed}", gen
+
+
+def _seeded_open_shops(params: tuple[tuple[int, int], ...]) -> Iterator[tuple[str, Callable[[], str]]]:
+    """Random n x n open shops at the given (n, seed)."""
+    for n, seed in params:
+        yield f"oss-random-{n}x{n}-s{seed}", lambda n=n, seed=seed: open_shop(n, seed=seed)
+
+
+def _seeded_job_shops(params: tuple[tuple[int, int, int], ...]) -> Iterator[tuple[str, Callable[[], str]]]:
+    """Random job shops of n jobs on m machines at the given (n, m, seed)."""
+    for n, m, seed in params:
+        yield f"jss-random-{n}x{m}-s{seed}", lambda n=n, m=m, seed=seed: job_shop(n, m, seed=seed)
+
+
+def _queens(sizes: tuple[int, ...]) -> Iterator[tuple[str, Callable[[], str]]]:
+    """n-queens of the given sizes."""
+    for n in sizes:
+        yield f"nqueens-{n}", lambda n=n: nqueens(n)
+
+
+def _seeded_linears(params: tuple[tuple[int, int, int, int, int], ...]) -> Iterator[tuple[str, Callable[[], str]]]:
+    """Random linear systems at the given (variables, equations, terms, domain bound, seed)."""
+    for n, m, k, d, seed in params:
+        yield (f"linear-{n}-{m}-{k}-{d}-s{seed}",
+               lambda n=n, m=m, k=k, d=d, seed=seed: random_linear(n, m, k, d, seed=seed))
+
+
 def unseen_instances() -> Iterator[tuple[str, Callable[[], str]]]:
     """(name, generator) of members of the same families at seeds and sizes that no tuning used (`--unseen`).
 
@@ -306,20 +340,11 @@ def unseen_instances() -> Iterator[tuple[str, Callable[[], str]]]:
     families at new seeds (and a few new sizes), n-queens at sizes between the listed ones.
     Chosen once (2026-11-29) without running them first; do not tune to these either.
     """
-    for n, seed in ((5, 501), (6, 601), (7, 701), (8, 801)):
-        yield f"oss-random-{n}x{n}-s{seed}", lambda n=n, seed=seed: open_shop(n, seed=seed)
-    for n, m, seed in ((7, 7, 707), (9, 9, 909), (10, 6, 1006), (12, 5, 1205), (12, 6, 1206)):
-        yield f"jss-random-{n}x{m}-s{seed}", lambda n=n, m=m, seed=seed: job_shop(n, m, seed=seed)
-    for n, p, seed in ((40, 0.3, 401), (60, 0.2, 601), (80, 0.15, 801), (100, 0.1, 1001)):
-        def gen(n=n, p=p, seed=seed) -> str:
-            nn, edges = random_colouring(n, p, seed=seed)
-            return colouring(f"random G({n},{p}) seed {seed}", nn, edges, 12)
-        yield f"gcp-random-{n}-s{seed}", gen
-    for n in (30, 75, 150, 300):
-        yield f"nqueens-{n}", lambda n=n: nqueens(n)
-    for n, m, k, d, seed in ((30, 15, 5, 25, 3), (40, 20, 5, 40, 4), (50, 25, 4, 60, 5)):
-        yield (f"linear-{n}-{m}-{k}-{d}-s{seed}",
-               lambda n=n, m=m, k=k, d=d, seed=seed: random_linear(n, m, k, d, seed=seed))
+    yield from _seeded_open_shops(((5, 501), (6, 601), (7, 701), (8, 801)))
+    yield from _seeded_job_shops(((7, 7, 707), (9, 9, 909), (10, 6, 1006), (12, 5, 1205), (12, 6, 1206)))
+    yield from _seeded_colourings(((40, 0.3, 401), (60, 0.2, 601), (80, 0.15, 801), (100, 0.1, 1001)))
+    yield from _queens((30, 75, 150, 300))
+    yield from _seeded_linears(((30, 15, 5, 25, 3), (40, 20, 5, 40, 4), (50, 25, 4, 60, 5)))
 
 
 def unseen_instances_2() -> Iterator[tuple[str, Callable[[], str]]]:
@@ -334,20 +359,11 @@ def unseen_instances_2() -> Iterator[tuple[str, Callable[[], str]]]:
     yield "golombRuler-7-decision", lambda: golomb(7, decision=True)
     for g, s, w in ((3, 3, 4), (4, 2, 7), (5, 4, 4), (6, 3, 5), (7, 3, 6)):
         yield f"socialGolfer-{g}-{s}-{w}", lambda g=g, s=s, w=w: social_golfer(g, s, w)
-    for n, p, seed in ((45, 0.25, 451), (90, 0.12, 901), (120, 0.08, 1201)):
-        def gen(n=n, p=p, seed=seed) -> str:
-            nn, edges = random_colouring(n, p, seed=seed)
-            return colouring(f"random G({n},{p}) seed {seed}", nn, edges, 12)
-        yield f"gcp-random-{n}-s{seed}", gen
-    for n, seed in ((5, 502), (6, 602), (7, 702), (8, 802)):
-        yield f"oss-random-{n}x{n}-s{seed}", lambda n=n, seed=seed: open_shop(n, seed=seed)
-    for n, m, seed in ((8, 6, 806), (9, 7, 907), (11, 5, 1105), (13, 5, 1305)):
-        yield f"jss-random-{n}x{m}-s{seed}", lambda n=n, m=m, seed=seed: job_shop(n, m, seed=seed)
-    for n in (20, 120, 250, 400):
-        yield f"nqueens-{n}", lambda n=n: nqueens(n)
-    for n, m, k, d, seed in ((35, 18, 5, 30, 7), (45, 25, 5, 50, 8), (60, 30, 4, 80, 9)):
-        yield (f"linear-{n}-{m}-{k}-{d}-s{seed}",
-               lambda n=n, m=m, k=k, d=d, seed=seed: random_linear(n, m, k, d, seed=seed))
+    yield from _seeded_colourings(((45, 0.25, 451), (90, 0.12, 901), (120, 0.08, 1201)))
+    yield from _seeded_open_shops(((5, 502), (6, 602), (7, 702), (8, 802)))
+    yield from _seeded_job_shops(((8, 6, 806), (9, 7, 907), (11, 5, 1105), (13, 5, 1305)))
+    yield from _queens((20, 120, 250, 400))
+    yield from _seeded_linears(((35, 18, 5, 30, 7), (45, 25, 5, 50, 8), (60, 30, 4, 80, 9)))
 
 
 # --unseen N: the sets of unseen members, and where their side-by-side results go.
