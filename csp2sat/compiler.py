@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import time
 from array import array
+from bisect import bisect_right
 from typing import Any, Iterator, Mapping, Sequence
 
 from csp2sat import memory
@@ -443,22 +444,50 @@ def _encode_shared_pivot(lits: list[Linear], prefix: list[int], order: OrderEnco
             return False
         others.append((lit.coefs[j], lit.vars[j], lit.c))
     # a > 0: a larger z only makes every sum harder, so "z ≥ v → some sum holds at v" covers z = v' ≥ v;
-    # a < 0: the other way round, "z ≤ v → ...".
-    for v in order.values[z]:
-        beyond = _unary_le(order, 1, z, v - 1) if a > 0 else _unary_le(order, -1, z, -v - 1)  # z < v, or z > v
-        if beyond is True:
-            continue
-        clause = list(prefix)
-        if beyond is not False:
-            clause.append(beyond)
-        for b, y, c in others:
-            lit = _unary_le(order, b, y, c - a * v)
-            if lit is True:
-                break
-            if lit is not False:
-                clause.append(lit)
+    # a < 0: the other way round, "z ≤ v → ...". The literals are worked out inline (this loop writes
+    # most of a big file of such disjunctions): "z beyond its i-th value" is an order literal of z by
+    # index, and each sum's literal ``b·y ≤ c - a·v`` is ``y ≤ t`` (b > 0) or ``¬(y ≤ t)`` (b < 0), found
+    # by arithmetic on a domain without holes and by bisection otherwise, as `_unary_le` would.
+    values, bases = order.values, order.base
+    zvals, zbase = values[z], bases[z]
+    last = len(zvals) - 1
+    terms = []
+    for b, y, c in others:
+        yvals = values[y]
+        terms.append((b, c, yvals, bases[y] - 1, len(yvals), yvals[0], yvals[-1] - yvals[0] + 1 == len(yvals)))
+    lits_out = out.lits
+    written = 0
+    for i, v in enumerate(zvals):
+        found = []  # the sums' literals at z = v; none is written where some sum always holds
+        for b, c, yvals, before, size, low, dense in terms:
+            rest = c - a * v
+            t = rest // b if b > 0 else -(rest // -b) - 1
+            if dense:
+                k = t - low + 1
+                k = 0 if k < 0 else size if k > size else k
+            else:
+                k = bisect_right(yvals, t)  # k values of y are ≤ t
+            if b > 0:
+                if k == size:
+                    break  # y ≤ t always: the clause holds
+                if k:
+                    found.append(before + k)
+            else:
+                if k == 0:
+                    break  # y > t always
+                if k < size:
+                    found.append(-(before + k))
         else:
-            out.add(clause)
+            lits_out.extend(prefix)
+            if a > 0:
+                if i:
+                    lits_out.append(zbase + i - 1)  # z < v
+            elif i < last:
+                lits_out.append(-(zbase + i))  # z > v
+            lits_out.extend(found)
+            lits_out.append(0)
+            written += 1
+    out.count += written
     return True
 
 

@@ -308,3 +308,57 @@ def test_products_with_a_small_remainder(v_domain: str) -> None:
         for r in ("(abs w)", "(mod b 3)", "(- w 1)", "(* 4 w)", "(+ w (mod b 2))"):
             _compare_compiled(f"(int v {v_domain})\n(int b -4 4)\n(int w -2 2)\n({op} (+ (* v b) {r}) 0)\n")
             _compare_compiled(f"(int v {v_domain})\n(int b -4 4)\n(int w -2 2)\n({op} (* b v) (- (* v w) {r}))\n")
+
+
+@st.composite
+def shared_pivot_texts(draw: st.DrawFn) -> str:
+    """A clause of two or three sums ``a·z + b·y ≤ c`` over one z with one coefficient a (every sign, holed and
+    negative domains), sometimes with a Boolean or an equality beside them: what `_encode_shared_pivot` writes
+    value by value of z, and its literals found by arithmetic (domains without holes) or by bisection."""
+    lines = []
+    domains = {}
+    for name in ("z", "y1", "y2", "y3"):
+        lo = draw(st.integers(-6, 3))
+        values = list(range(lo, lo + draw(st.integers(2, 5)) + 1))
+        if draw(st.booleans()):
+            values.remove(draw(st.sampled_from(values[1:-1])))
+        domains[name] = values
+        lines.append(f"(int {name} ({' '.join(f'({v} {v})' for v in values)}))")
+    lines.append("(bool q)")
+    a = draw(st.sampled_from([1, -1, 2, -3]))
+    op = draw(st.sampled_from(["<=", "<", ">=", ">"]))
+    sums = []
+    for y in draw(st.lists(st.sampled_from(["y1", "y2", "y3"]), min_size=2, max_size=3)):
+        b = draw(st.sampled_from([1, -1, 2, -2, 3]))
+        ends = [a * z + b * v for z in domains["z"][::len(domains["z"]) - 1] for v in domains[y][::len(domains[y]) - 1]]
+        c = draw(st.integers(min(ends) + 1, max(ends) - 1))  # neither always true nor always false
+        sums.append(f"({op} (+ (* {a} z) (* {b} {y})) {c})")
+    extra = draw(st.sampled_from(["", "q", "(= y1 1)", "(not q)"]))
+    lines.append(f"(or {' '.join(sums)} {extra})")
+    lines.append(draw(st.sampled_from(["", "(iff q (< z y2))", "(!= z y3)"])))
+    return "\n".join(lines) + "\n"
+
+
+@SETTINGS
+@given(shared_pivot_texts())
+def test_clauses_of_sums_sharing_a_variable_have_the_brute_force_answers(text: str) -> None:
+    _compare_compiled(text)
+
+
+def test_clauses_of_sums_sharing_a_variable_take_the_value_by_value_path(monkeypatch) -> None:
+    """The strategy above reaches `_encode_shared_pivot` (a dense and a holed y, both signs of b)."""
+    import csp2sat.compiler as compiler
+
+    written = []
+    original = compiler._encode_shared_pivot
+
+    def counting(*args):
+        done = original(*args)
+        written.append(done)
+        return done
+
+    monkeypatch.setattr(compiler, "_encode_shared_pivot", counting)
+    text = ("(int z -3 4)\n(int y1 ((-2 -2) (0 3)))\n(int y2 -4 2)\n"
+            "(or (<= (+ (* 2 z) (* -1 y1)) 3) (<= (+ (* 2 z) (* 3 y2)) -1))\n")
+    _compare_compiled(text)
+    assert written and all(written)
