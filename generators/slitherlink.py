@@ -10,7 +10,7 @@ a hidden helper (``_`` prefix). The one-loop rules come from `generators.loopkit
 implied inside/outside colouring of the cells (``_in_R_C``, an edge is on
 exactly when the cells on its two sides differ) is added because it carries
 clue information across the board by unit propagation (30x25 solve 2-5x faster).
-Input: one character per cell (``0``-``3`` clue, ``.`` empty, ``?`` unknown
+Input: one character per cell (``0``-``4`` clue, ``.`` empty, ``?`` unknown
 clue, data/README.md), or whitespace-separated tokens as the seed loads with
 np.loadtxt (``-1``, ``-`` or ``.`` empty).
 """
@@ -29,7 +29,7 @@ UNKNOWN = None  # a `?` clue: the cell is a clue whose count is not given
 
 @dataclass(frozen=True)
 class Slitherlink:
-    """A board: `clues[r][c]` is 0..3, `UNKNOWN` (``?``) or False (no clue)."""
+    """A board: `clues[r][c]` is 0..4, `UNKNOWN` (``?``) or False (no clue)."""
 
     rows: int
     cols: int
@@ -51,11 +51,11 @@ def _cell(token: Token) -> "int | None | bool":
     if text == "?":
         return UNKNOWN
     if is_number(text):
-        if int(text) <= 3:
+        # 4 is a clue too: the loop is then that cell's four sides alone (a board pzprjs can hold).
+        if int(text) <= 4:
             return int(text)
-        raise PuzzleError(f"clue {text} is impossible: a cell has 4 sides and the loop cannot use all of them",
-                          token.line, token.col)
-    raise PuzzleError(f"unknown cell {text!r} (expected 0-3, '?', '.' or '-')", token.line, token.col)
+        raise PuzzleError(f"clue {text} is more than a cell's 4 sides", token.line, token.col)
+    raise PuzzleError(f"unknown cell {text!r} (expected 0-4, '?', '.' or '-')", token.line, token.col)
 
 
 def read(text: str) -> Slitherlink:
@@ -97,8 +97,8 @@ def generate(p: Slitherlink) -> str:
             if clue is not False and clue is not UNKNOWN:
                 out.add(f"(= (+ h_{r}_{c} h_{r + 1}_{c} v_{r}_{c} v_{r}_{c + 1}) {clue})")
     _inside_colouring(out, p, edges)
-    # All four corners of a 3 are on the loop (three sides touch every corner): a safe root.
-    certain = [(r, c) for r, row in enumerate(p.clues) for c, clue in enumerate(row) if clue == 3]
+    # All four corners of a 3 (or a 4) are on the loop (three sides touch every corner): a safe root.
+    certain = [(r, c) for r, row in enumerate(p.clues) for c, clue in enumerate(row) if clue in (3, 4)]
     nodes = [(r, c) for r in range(p.rows + 1) for c in range(p.cols + 1)]
     loopkit.single_loop(out, nodes, edges, certain)
     return out.text()

@@ -30,8 +30,8 @@ def test_reader_characters_and_seed_tokens_agree() -> None:
     [
         ("3..\n..\n", 2, 3, "row has 2 cells"),
         ("3.x\n...\n", 1, 3, "unknown cell 'x'"),
-        ("...\n.4.\n", 2, 2, "clue 4 is impossible"),
-        ("3 -1\n-1 5\n", 2, 4, "clue 5 is impossible"),
+        ("...\n.5.\n", 2, 2, "clue 5 is more than a cell's 4 sides"),
+        ("3 -1\n-1 5\n", 2, 4, "clue 5 is more than"),
     ],
 )
 def test_reader_errors_have_positions(text: str, line: int, col: int, words: str) -> None:
@@ -39,6 +39,21 @@ def test_reader_errors_have_positions(text: str, line: int, col: int, words: str
         S.read(text)
     assert (err.value.line, err.value.col) == (line, col)
     assert words in err.value.message
+
+
+@pytest.mark.parametrize("text, answer", [
+    ("4\n", "+-+\n|4|\n+-+\n"),
+    ("4.\n..\n", "+-+ +\n|4|  \n+-+ +\n     \n+ + +\n"),
+])
+def test_a_clue_4_is_the_loop_round_its_cell(text: str, answer: str) -> None:
+    """A 4 is a clue (pzprjs keeps it): the one loop is the cell's own four sides."""
+    board = S.read(text)
+    run = solve_puzzle(S.GENRE, board, unique=True)
+    assert S.render(board, run.solution, "answer") == answer and run.unique
+
+
+def test_a_clue_4_beside_another_clue_has_no_solution() -> None:
+    assert solve_puzzle(S.GENRE, S.read(".4.\n.2.\n...\n")).solution is None
 
 
 def test_generated_file_is_valid_sugar_with_rule_blocks() -> None:

@@ -67,7 +67,7 @@ def puzzle_text(g: Genre, path: str) -> str:
 # What `gen`, `draw` and `puzzle` read, in their --help (an installed copy has no data/README.md).
 PUZZLE_FORMATS = """\
 puzzle text (one puzzle per file, rows top to bottom; '?' is a clue of unknown value):
-  slitherlink    one character per cell: 0-3 clue, . empty
+  slitherlink    one character per cell: 0-4 clue, . empty
   hashiwokakero  (or hashi) one character per cell: 1-8 island with its bridge count, . water
   masyu          one character per cell: W white circle, B black circle, . empty
   fillmat        one character per cell: 1-4 clue, . empty
