@@ -290,16 +290,22 @@ def _run_csp(task: Task, settings: Settings) -> dict:
 def _run_puzzle(task: Task, settings: Settings, from_url: bool = False) -> dict:
     """A puzzle file (or the board text of a URL): `csp2sat.generators.run.solve_puzzle`, the answer in the
     genre's solution text."""
-    from csp2sat.commands._puzzles import lookup, puzzle_error
-    from csp2sat.generators.base import PuzzleError
+    from csp2sat.commands._puzzles import lookup, placed, puzzle_error
+    from csp2sat.generators.base import NoSolution, PuzzleError
     from csp2sat.generators.run import solve_puzzle
 
     genre = lookup(task.genre or "")
+    mode = settings.mode
     try:
         puzzle = genre.read(task.text or "")
     except PuzzleError as err:
-        raise puzzle_error(err, task.file, decoded=task.text if from_url else None) from None
-    mode = settings.mode
+        decoded = task.text if from_url else None
+        if isinstance(err, NoSolution):  # well-formed, and the reader already knows it unsolvable
+            place, message = placed(err, task.file, decoded)
+            return {"status": "UNSATISFIABLE", "answer": None, "unique": None,
+                    "count": 0 if mode == "count" else None, "classes": None, "facts": None, "times": {},
+                    "cnf": None, "proven": True, "warnings": [f"{place}: the puzzle has no solution: {message}"]}
+        raise puzzle_error(err, task.file, decoded) from None
     run = solve_puzzle(genre, puzzle, unique=mode == "unique", solver=settings.solver, file=task.file,
                        facts=mode == "facts", count=mode == "count")
     found = run.solution is not None
@@ -334,7 +340,7 @@ def _run_url(task: Task, settings: Settings) -> dict:
         raise CspError(str(err), file=where, exit=Exit.SYNTAX) from None
     record = _run_puzzle(Task("puzzle", where, None, genre, text), settings, from_url=True)
     if notes:  # a body cut short or run on, read as pzprjs reads it
-        record["warnings"] = notes
+        record["warnings"] = notes + record.get("warnings", [])
     return record
 
 

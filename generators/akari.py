@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from csp2sat.generators.base import Genre, PuzzleError, Values, Violation, cell_name, helper, register
+from csp2sat.generators.base import Genre, NoSolution, PuzzleError, Values, Violation, cell_name, helper, register
 from csp2sat.generators.boardkit import (
     CspText,
     Pos,
@@ -81,7 +81,7 @@ def read(text: str) -> Akari:
         free = [n for n in neighbours(r, c, rows, cols) if n not in black]
         if value is not None and value > len(free):
             token = grid[r][c]
-            raise PuzzleError(f"clue {value} has only {len(free)} white neighbours", token.line, token.col)
+            raise NoSolution(f"clue {value} has only {len(free)} white neighbours", token.line, token.col)
     return Akari(rows, cols, black)
 
 

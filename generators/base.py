@@ -87,6 +87,11 @@ class PuzzleError(ValueError):
         return self.message
 
 
+
+class NoSolution(PuzzleError):
+    """A well-formed board whose clues admit no solution, found while reading it (a clue no piece, bridge or
+    loop can satisfy where it stands). `puzzle` and `batch` answer it as UNSATISFIABLE, not as bad text."""
+
 @dataclass(frozen=True)
 class Genre:
     """One puzzle genre.

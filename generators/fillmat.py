@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from csp2sat.generators.base import Genre, PuzzleError, Values, Violation, cell_name, helper, register
+from csp2sat.generators.base import Genre, NoSolution, PuzzleError, Values, Violation, cell_name, helper, register
 from csp2sat.generators.boardkit import (
     PALETTE,
     CspText,
@@ -72,7 +72,7 @@ def read(text: str) -> Fillmat:
             if value is False:
                 continue
             if value is not None and value > max(rows, cols):
-                raise PuzzleError(f"a block of {value} cells does not fit in a {rows}x{cols} grid", token.line, token.col)
+                raise NoSolution(f"a block of {value} cells does not fit in a {rows}x{cols} grid", token.line, token.col)
             clues[r, c] = value
     return Fillmat(rows, cols, clues)
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from csp2sat.generators.base import Genre, PuzzleError, Values, Violation, cell_name, helper, register
+from csp2sat.generators.base import Genre, NoSolution, PuzzleError, Values, Violation, cell_name, helper, register
 from csp2sat.generators.boardkit import CspText, Svg, check_format, need_in, number_cell, read_grid
 
 Pos = tuple[int, int]
@@ -86,7 +86,7 @@ def read(text: str) -> Hashi:
     for pos, count in islands.items():
         if count is not None and count > 2 * degree[pos]:
             tok = tokens[pos]
-            raise PuzzleError(
+            raise NoSolution(
                 f"island {count} is impossible: it sees {degree[pos]} other island(s), so at most "
                 f"{2 * degree[pos]} bridges", tok.line, tok.col)
     return Hashi(rows, cols, islands, bridges)

@@ -20,7 +20,7 @@ import functools
 
 from dataclasses import dataclass
 
-from csp2sat.generators.base import Genre, PuzzleError, Values, Violation, cell_name, helper, register
+from csp2sat.generators.base import Genre, NoSolution, PuzzleError, Values, Violation, cell_name, helper, register
 from csp2sat.generators.boardkit import (
     CspText,
     Pos,
@@ -106,7 +106,7 @@ def read(text: str) -> Lits:
                     found.append((shape, tuple((r0 + r, c0 + c) for r, c in form)))
         if not found:
             token = grid[cells[0][0]][cells[0][1]]
-            raise PuzzleError(f"no L, I, T or S tetromino fits in region {k}", token.line, token.col)
+            raise NoSolution(f"no L, I, T or S tetromino fits in region {k}", token.line, token.col)
         options.append(tuple(found))
     return Lits(rows, cols, tuple(tuple(row) for row in labels), tuple(options))
 

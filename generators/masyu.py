@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from csp2sat.generators import loopkit
-from csp2sat.generators.base import Genre, PuzzleError, Values, Violation, cell_name, register
+from csp2sat.generators.base import Genre, NoSolution, PuzzleError, Values, Violation, cell_name, register
 from csp2sat.generators.boardkit import CspText, Svg, Token, check_format, need_in, read_grid
 
 Pos = tuple[int, int]
@@ -62,7 +62,7 @@ def read(text: str) -> Masyu:
     for r, row in enumerate(grid):
         for c, tok in enumerate(row):
             if circles[r][c] == BLACK and not ((r >= 2 or r + 2 < rows) and (c >= 2 or c + 2 < cols)):
-                raise PuzzleError("a black circle needs room for two cells straight on in both directions",
+                raise NoSolution("a black circle needs room for two cells straight on in both directions",
                                   tok.line, tok.col)
     return Masyu(rows, cols, circles)
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from csp2sat.generators.base import Genre, PuzzleError, Values, Violation, cell_name, helper, register
+from csp2sat.generators.base import Genre, NoSolution, PuzzleError, Values, Violation, cell_name, helper, register
 from csp2sat.generators.boardkit import (
     CspText,
     connected_rule,
@@ -88,10 +88,10 @@ def read(text: str) -> Nurikabe:
                 continue
             for other in neighbours(r, c, rows, cols):
                 if other in clues:
-                    raise PuzzleError("adjacent clues would share one island", token.line, token.col)
+                    raise NoSolution("adjacent clues would share one island", token.line, token.col)
             total += 1 if value is None else value
             if total > rows * cols:
-                raise PuzzleError(
+                raise NoSolution(
                     f"the clues so far need {total} island cells; the board has {rows * cols}", token.line, token.col
                 )
             clues[r, c] = value

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
-from csp2sat.generators.base import Genre, PuzzleError, Values, Violation, cell_name, helper, register
+from csp2sat.generators.base import Genre, NoSolution, PuzzleError, Values, Violation, cell_name, helper, register
 from csp2sat.generators.boardkit import (
     PALETTE,
     Chooser,
@@ -148,13 +148,13 @@ def read(text: str) -> Box:
     for ident, (letter, shape) in enumerate(PIECES.items(), 1):
         options = _placements(shape, inside, rows, cols)
         if not options:
-            raise PuzzleError(f"pentomino {letter} fits nowhere in the box", first.line, first.col)
+            raise NoSolution(f"pentomino {letter} fits nowhere in the box", first.line, first.col)
         choosers.append(Chooser(f"p_{letter}", ident, options))
     reachable = {cell for ch in choosers for option in ch.options for cell in option}
     for r, c in cells:
         if (r, c) not in reachable:
             token = grid[r][c]
-            raise PuzzleError("no pentomino can cover this cell", token.line, token.col)
+            raise NoSolution("no pentomino can cover this cell", token.line, token.col)
     return Box(rows, cols, tuple(cells), tuple(choosers))
 
 

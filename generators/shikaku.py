@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from csp2sat.generators.base import Genre, PuzzleError, Values, Violation, cell_name, helper, register
+from csp2sat.generators.base import Genre, NoSolution, PuzzleError, Values, Violation, cell_name, helper, register
 from csp2sat.generators.boardkit import (
     PALETTE,
     Chooser,
@@ -112,7 +112,7 @@ def read(text: str) -> Shikaku:
     for ident, clue in enumerate(clues, 1):
         found = _candidates(clue, rows, cols, clue_cells)
         if not found:
-            raise PuzzleError(
+            raise NoSolution(
                 f"no rectangle of area {clue.area} fits here without another clue", clue.line, clue.column
             )
         options = tuple(_cells(rect) for rect in found)
@@ -123,7 +123,7 @@ def read(text: str) -> Shikaku:
     for r, row in enumerate(grid):
         for c, token in enumerate(row):
             if (r, c) not in covered:
-                raise PuzzleError("no clue's rectangle can cover this cell", token.line, token.col)
+                raise NoSolution("no clue's rectangle can cover this cell", token.line, token.col)
     return Shikaku(rows, cols, tuple(clues), tuple(rects), tuple(choosers))
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from csp2sat.generators.base import Genre, PuzzleError, Values, Violation, cell_name, register
+from csp2sat.generators.base import Genre, NoSolution, PuzzleError, Values, Violation, cell_name, register
 from csp2sat.generators.boardkit import (
     CspText,
     Pos,
@@ -65,7 +65,7 @@ def read(text: str) -> StarBattle:
         raise PuzzleError(f"a Star Battle board is square; this one is {rows}x{cols}", grid[0][0].line, grid[0][0].col)
     stars = stars or 1
     if 2 * stars - 1 > cols:
-        raise PuzzleError(f"{stars} stars that never touch do not fit in a line of {cols} cells",
+        raise NoSolution(f"{stars} stars that never touch do not fit in a line of {cols} cells",
                           grid[0][0].line, grid[0][0].col)
     return StarBattle(rows, cols, tuple(tuple(row) for row in labels), stars)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from csp2sat.generators.base import Genre, PuzzleError, Values, Violation, cell_name, register
+from csp2sat.generators.base import Genre, NoSolution, PuzzleError, Values, Violation, cell_name, register
 from csp2sat.generators.boardkit import (
     CspText,
     Pos,
@@ -103,7 +103,7 @@ def read(text: str) -> Sudoku:
                 continue
             if value in seen:
                 token = grid[cell[0]][cell[1]]
-                raise PuzzleError(f"{value} is given twice in {where}", token.line, token.col)
+                raise NoSolution(f"{value} is given twice in {where}", token.line, token.col)
             seen[value] = cell
     return puzzle
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from csp2sat.generators import loopkit
-from csp2sat.generators.base import Genre, PuzzleError, Values, Violation, cell_name, is_number, register
+from csp2sat.generators.base import Genre, NoSolution, PuzzleError, Values, Violation, cell_name, is_number, register
 from csp2sat.generators.boardkit import (
     CspText, Pos, Svg, check_format, need_in, read_grid, Segment, segment_name, segment_picture, total,
 )
@@ -90,7 +90,7 @@ def read(text: str) -> Yajilin:
     for (r, c), (number, arrow) in clues.items():
         if arrow and number is not None and number > _room_for_shading(puzzle, (r, c)):
             token = grid[r][c]
-            raise PuzzleError(f"{number} shaded cells that never touch do not fit in the direction of the arrow",
+            raise NoSolution(f"{number} shaded cells that never touch do not fit in the direction of the arrow",
                               token.line, token.col)
     return puzzle
 

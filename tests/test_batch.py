@@ -499,13 +499,17 @@ def test_url_lists_make_a_task_per_url(tmp_path: Path) -> None:
 
 def test_an_error_in_a_decoded_board_is_not_positioned_in_the_list(tmp_path: Path) -> None:
     urls = tmp_path / "boards.txt"
-    urls.write_text("https://puzz.link/p?sudoku/4/4/11k23k3g\n", encoding="utf-8")
+    urls.write_text("https://puzz.link/p?hashikake/2/1/9\nhttps://puzz.link/p?sudoku/4/4/11k23k3g\n", encoding="utf-8")
     out = tmp_path / "r.jsonl"
     assert _main_status("batch", str(urls), "-o", str(out), "-q") == 1
-    (rec,) = map(json.loads, out.read_text().splitlines())
-    # the list's line 1, then the quoted board line: not "boards.txt:1:1:3:", a column of a line of the list
-    assert rec["error"] == f"{urls}:1: error: 1 is given twice in row 0 (line 1, column 3 of the board the URL " \
-        "decodes to: '1 1 - -')"
+    bad, unsolvable = sorted(map(json.loads, out.read_text().splitlines()), key=lambda rec: rec["item"])
+    # the list's line 1, then the quoted board line: not "boards.txt:1:1:1:", a column of a line of the list
+    assert bad["error"] == f"{urls}:1: error: clue 9 is impossible here (it must be 1..8) (line 1, column 1 of the " \
+        "board the URL decodes to: '9.')"
+    # the same for a well-formed board without solution (a 1 given twice in a row), recorded UNSATISFIABLE
+    assert unsolvable["status"] == "UNSATISFIABLE" and unsolvable["warnings"] == [
+        f"{urls}:2: the puzzle has no solution: 1 is given twice in row 0 (line 1, column 3 of the board the URL "
+        "decodes to: '1 1 - -')"]
 
 
 def test_paths_may_follow_options(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
@@ -552,3 +556,19 @@ def test_batch_names_the_module_it_misses(monkeypatch: pytest.MonkeyPatch, capsy
     monkeypatch.setitem(sys.modules, "rich", None)  # import rich -> ImportError(name='rich')
     status, _, err = run_cli(capsys, "batch", str(CONFORMANCE / "features" / "cmp_eq.csp"), "-q")
     assert status == 5 and "rich is not installed" in err and "pip install 'csp2sat[dask]'" in err
+
+
+def test_a_board_its_reader_finds_unsolvable_is_recorded_unsatisfiable(capsys: pytest.CaptureFixture, tmp_path: Path) -> None:
+    """Well-formed but without solution (an island that sees no other): UNSATISFIABLE with the reason, not an error;
+    from a file and from a URL list alike."""
+    (tmp_path / "hashi").mkdir()
+    (tmp_path / "hashi" / "one.txt").write_text("4\n")
+    (tmp_path / "urls.txt").write_text("https://puzz.link/p?hashi/1/1/4\n")
+    out = tmp_path / "out.jsonl"
+    status, _, _ = run_cli(capsys, "batch", str(tmp_path / "hashi"), str(tmp_path / "urls.txt"), "--jobs", "1", "-q",
+                           "-o", str(out))
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert status == 0 and len(records) == 2
+    for record in records:
+        assert record["status"] == "UNSATISFIABLE" and record["error"] is None
+        assert "the puzzle has no solution: island 4 is impossible" in record["warnings"][-1]

@@ -265,9 +265,12 @@ def test_puzzle_and_log_cannot_both_be_stdin(capsys) -> None:
 def test_puzzle_text_from_stdin_is_named_stdin_in_messages(monkeypatch, capsys) -> None:
     import io
 
-    monkeypatch.setattr("sys.stdin", io.StringIO("1..\n...\n..1\n"))
+    monkeypatch.setattr("sys.stdin", io.StringIO("1..\n.x.\n..1\n"))
     assert cli.main(["puzzle", "hashi", "-"]) == Exit.SYNTAX
-    assert capsys.readouterr().err.startswith("<stdin>:1:1: error: island 1 is impossible")
+    assert capsys.readouterr().err.startswith("<stdin>:2:2: error: unknown cell 'x'")
+    monkeypatch.setattr("sys.stdin", io.StringIO("1..\n...\n..1\n"))  # well-formed, no solution
+    assert cli.main(["puzzle", "hashi", "-"]) == 1
+    assert "c <stdin>:1:1: the puzzle has no solution: island 1 is impossible" in capsys.readouterr().err
 
 
 # ---------------------------------------------------------------- the checkers accept the published solutions

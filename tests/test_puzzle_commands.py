@@ -96,6 +96,26 @@ def test_errors_are_positioned_with_distinct_statuses(tmp_path: Path, capsys, ar
     assert message.format(**names) in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("genre, board, reason", [
+    ("hashi", "4\n", "island 4 is impossible"),
+    ("starbattle", "stars 2\na a\na a\n", "2 stars that never touch do not fit"),
+    ("sudoku", "1 1 - -\n- - - -\n- - - -\n- - - -\n", "1 is given twice"),
+    ("masyu", ".B.\n...\n...\n", "a black circle needs room"),
+])
+def test_a_board_its_reader_finds_unsolvable_is_answered_as_no_solution(capsys, tmp_path, genre, board, reason) -> None:
+    """Well-formed, but a clue nothing can satisfy where it stands: `puzzle` says UNSATISFIABLE (status 1, as for a
+    board the search proves unsolvable) and `gen` writes no CSP (status 1); neither calls it bad text (status 3).
+    `url` and `batch`: tests/test_puzzlink.py and tests/test_batch.py."""
+    path = tmp_path / "board.txt"
+    path.write_text(board)
+    assert cli.main(["puzzle", genre, str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "s UNSATISFIABLE" in err and f"c {path}:" in err and "the puzzle has no solution: " + reason in err
+    out = tmp_path / "board.csp"
+    assert cli.main(["gen", genre, str(path), "-o", str(out)]) == 1
+    assert not out.exists() and "the puzzle has no solution: " + reason in capsys.readouterr().err
+
+
 def test_puzzle_facts_on_unique_boards_force_everything(capsys) -> None:
     # The Hashi seed board is unique although its bridge variables' directions are not forced.
     assert cli.main(["puzzle", "hashi", SEED, "--facts"]) == 0

@@ -196,9 +196,14 @@ def test_a_trailing_slash_is_no_part_of_the_body() -> None:
 def test_an_error_in_a_decoded_board_quotes_its_line(capsys: pytest.CaptureFixture) -> None:
     # the user never saw the decoded text, so "<url>:1:3:" would point nowhere; the message quotes the line
     for command in ("puzzle", "url", "gen"):
+        status, _, err = run_cli(capsys, command, "hashi", "https://puzz.link/p?hashikake/2/1/9")
+        assert status == 3 and "<url>: error: clue 9 is impossible here (it must be 1..8) (line 1, column 1 of the " \
+            "board the URL decodes to: '9.')" in err, err
+    # and where the board is well-formed but has no solution (a 1 given twice in a row)
+    for command, status_wanted in (("puzzle", 1), ("url", 0), ("gen", 1)):
         status, _, err = run_cli(capsys, command, "sudoku", "https://puzz.link/p?sudoku/4/4/11k23k3g")
-        assert status == 3 and "<url>: error: 1 is given twice in row 0 (line 1, column 3 of the board the URL " \
-            "decodes to: '1 1 - -')" in err, err
+        assert status == status_wanted and "<url>: " in err and "the puzzle has no solution: 1 is given twice in " \
+            "row 0 (line 1, column 3 of the board the URL decodes to: '1 1 - -')" in err, err
 
 
 def test_the_cli_warns_of_a_body_cut_short(capsys: pytest.CaptureFixture) -> None:
@@ -240,6 +245,14 @@ def test_url_command(capsys: pytest.CaptureFixture) -> None:
     assert (status, out) == (0, "https://puzz.link/p?hashikake/5/5/4g2i3h23k3g1g3g4g3\n")
 
 
+def test_url_of_a_board_its_reader_finds_unsolvable_is_written_with_a_warning(capsys, tmp_path: Path) -> None:
+    board = tmp_path / "one.txt"
+    board.write_text("4\n")  # an island that sees no other: well-formed, no solution
+    status, out, err = run_cli(capsys, "url", "hashi", str(board))
+    assert (status, out) == (0, "https://puzz.link/p?hashikake/1/1/4\n")
+    assert f"{board}:1:1: warning: the puzzle has no solution: island 4 is impossible" in err
+
+
 def test_url_errors_are_positioned_messages_not_tracebacks(capsys: pytest.CaptureFixture, tmp_path: Path) -> None:
     status, _, err = run_cli(capsys, "puzzle", "masyu", "https://puzz.link/p?slither/4/4/dgdh2c7b")
     assert status == 3 and "is a slitherlink board, not masyu" in err and "Traceback" not in err
@@ -248,7 +261,7 @@ def test_url_errors_are_positioned_messages_not_tracebacks(capsys: pytest.Captur
     board = tmp_path / "rule.txt"
     board.write_text("every-cell\n1 - 2\n- - -\n1 - 2\n")
     status, _, err = run_cli(capsys, "url", "numberlink", str(board))  # valid (gen takes it), not a syntax error
-    assert status == 2 and f"{board}:1:1:" in err and "cannot hold the rule line 'every-cell'" in err
+    assert status == 5 and f"{board}:1:1:" in err and "cannot hold the rule line 'every-cell'" in err
     status, _, err = run_cli(capsys, "draw", "slitherlink", "https://puzz.link/p?slither/4/x/g", "-")
     assert status == 3 and "'x'" in err
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from csp2sat.commands._common import display_name, read_text
 from csp2sat.diagnostics import CspError, Exit
-from csp2sat.generators.base import FORMATS, GENRE_MODULES, Genre, PuzzleError, genre
+from csp2sat.generators.base import FORMATS, GENRE_MODULES, Genre, NoSolution, PuzzleError, genre
 from csp2sat.generators.puzzlink import looks_like_url, url_to_text
 
 
@@ -39,15 +39,30 @@ def puzzle_error(err: PuzzleError, path: str, decoded: str | None = None) -> Csp
     return CspError(f"{err.message} ({where} of the board the URL decodes to: {line!r})", file=path, exit=Exit.SYNTAX)
 
 
-def read_puzzle(g: Genre, path: str) -> Any:
-    """The puzzle in the file `path` (``-`` is stdin) or the puzz.link URL `path`, read by genre `g`."""
+def placed(err: PuzzleError, path: str, decoded: str | None = None) -> tuple[str, str]:
+    """(``PATH:LINE:COL``, the message) of `err`, as `puzzle_error` places it: a board `decoded` from a URL gets
+    its line quoted in the message instead of a position."""
+    error = puzzle_error(err, path, decoded)
+    return ":".join(str(part) for part in (error.file, error.line, error.col) if part), error.message
+
+
+def read_puzzle(g: Genre, path: str, unsolvable_ok: bool = False) -> Any:
+    """The puzzle in the file `path` (``-`` is stdin) or the puzz.link URL `path`, read by genre `g`.
+
+    A board the reader finds unsolvable (`NoSolution`) is a bad puzzle (exit status 3), or with
+    `unsolvable_ok` comes back as a `NoSolution` whose message says so at its place in `path`, for the
+    caller to answer as a board without solution.
+    """
     text = puzzle_text(g, path)
+    where = "<url>" if looks_like_url(path) else display_name(path)
+    decoded = text if looks_like_url(path) else None
     try:
         return g.read(text)
     except PuzzleError as err:
-        if looks_like_url(path):
-            raise puzzle_error(err, "<url>", decoded=text) from None
-        raise puzzle_error(err, display_name(path)) from None
+        if unsolvable_ok and isinstance(err, NoSolution):
+            place, message = placed(err, where, decoded)
+            return NoSolution(f"{place}: the puzzle has no solution: {message}")
+        raise puzzle_error(err, where, decoded) from None
 
 
 def puzzle_text(g: Genre, path: str) -> str:

@@ -12,6 +12,7 @@ from csp2sat.commands._common import (
 from csp2sat.commands._puzzles import (
     ANSWER_FORMAT, PUZZLE_FORMATS, add_format_arguments, add_genre_arguments, lookup, read_puzzle,
 )
+from csp2sat.generators.base import NoSolution
 
 NAME = "puzzle"
 READS = ("puzzle",)  # file arguments read and written (cli: none may collide)
@@ -90,8 +91,12 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace, genre, watchdog) -> int:
     from csp2sat.generators.run import solve_puzzle
 
-    puzzle = read_puzzle(genre, args.puzzle)
+    puzzle = read_puzzle(genre, args.puzzle, unsolvable_ok=True)
     name = display_name(args.puzzle)
+    if isinstance(puzzle, NoSolution):  # the reader saw it: a clue nothing can satisfy where it stands
+        print("s UNSATISFIABLE", file=sys.stderr)
+        print(f"c {puzzle.message}", file=sys.stderr)
+        return 1
     progress = _CountProgress() if args.count and sys.stderr.isatty() else None
     try:
         result = solve_puzzle(genre, puzzle, unique=args.unique, solver=args.solver, file=name, facts=args.facts,
