@@ -475,6 +475,10 @@ class _Checker:
 
     def any_expr(self, node: Node) -> Node:
         """An argument for a parameter its predicate never uses: whichever kind it is."""
+        if node.op == "sym" and self.params is not None and node.value in self.params:
+            # A parameter of the predicate being defined, passed on unused: this use says nothing of its kind
+            # (Sugar substitutes text, so it may still be a formula elsewhere in the body, or a term).
+            return make_node("param", (), node.value, node.line, node.col)
         if node.op in LOGIC_OPS or node.op in COMPARISON_OPS or node.op in GLOBAL_OPS or node.op in ("true", "false", "call"):
             return self.formula(node)
         if node.op == "sym" and node.value in self.model.bool_vars and node.value not in self.model.int_vars:

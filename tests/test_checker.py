@@ -249,3 +249,25 @@ def test_a_call_that_expands_exponentially_is_refused_before_it_is_expanded() ->
         csp2sat.solve(text)
     assert info.value.exit == Exit.LIMIT and (info.value.line, info.value.col) == (42, 1)
     assert "'p39' expands to about 4.4e+12 nodes" in info.value.message
+
+
+@pytest.mark.parametrize("text, answers", [
+    # c goes on to q's unused parameter and is a formula in p's own body (Sugar: SATISFIABLE, x = 1)
+    ("(int x 0 1)\n(predicate (q a) (and))\n(predicate (p c) (and (q c) c))\n(p (= x 1))\n", [{"x": 1}]),
+    # c is unused all the way down, so (p F) takes a formula as (p T) takes a term (Sugar: SATISFIABLE)
+    ("(int x 0 3)\n(predicate (q a b) (< a 2))\n(predicate (p c) (q x c))\n(p (= x 1))\n(p (+ x 1))\n",
+     [{"x": 0}, {"x": 1}]),
+    # passed on unused first, then a term in the same body
+    ("(int x 0 3)\n(predicate (q a b) (< a 2))\n(predicate (r c d) (and (q c d) (> d 1)))\n(r 0 x)\n",
+     [{"x": 2}, {"x": 3}]),
+])
+def test_a_parameter_passed_on_to_an_unused_one_takes_no_kind_from_it(text: str, answers: list) -> None:
+    """Found by differential testing against Sugar 2.3.3: a parameter handed to a predicate that ignores it was taken
+    for an integer term, and its use as a formula elsewhere was refused (exit 4)."""
+    from csp2sat.compiler import compile_model
+    from csp2sat.enumerate import open_space
+
+    model = check(parse_text(text))
+    with open_space(compile_model(model), model) as space:  # every answer checked by the evaluator on the way
+        found = sorted((dict(answer) for answer in space.solutions()), key=lambda answer: answer["x"])
+    assert found == answers
