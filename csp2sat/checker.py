@@ -565,7 +565,10 @@ class _Checker:
         spelled = SPELLING[node.op]
         if divisor.op == "param":
             return  # known only once the predicate is called; the compiler checks the expansion
-        value = _constant(divisor)
+        # Sugar asks only that the divisor's domain have one value: a variable declared (int y 2) will do.
+        fixed = {name: var.domain.intervals[0][0] for name in _variables(divisor)
+                 if (var := self.model.int_vars[name]).domain.size == 1}
+        value = _constant(divisor, fixed)
         if value is None:
             raise self.error(f"'{spelled}' by a variable is not supported: the divisor must be a positive constant", node, Exit.UNSUPPORTED)
         if value == 0:
@@ -686,12 +689,22 @@ class _Checker:
         return make_node("cumulative", (make_node("list", tuple(tasks), None, tasks_node.line, tasks_node.col), self.term(limit)), None, node.line, node.col)
 
 
-def _constant(node: Node) -> int | None:
-    """The value of a term made of constants only (None if it has a variable or parameter)."""
+def _variables(node: Node) -> list[str]:
+    """The integer variables of a checked term."""
+    if node.op == "ivar":
+        return [node.value]  # type: ignore[list-item]
+    return [name for a in node.args for name in _variables(a)]
+
+
+def _constant(node: Node, fixed: "dict[str, int] | None" = None) -> int | None:
+    """The value of a term made of constants only (None if it has a variable or parameter); with `fixed`,
+    integer variables named there count as their value (those whose domain has one value)."""
     op = node.op
     if op == "const":
         return node.value  # type: ignore[return-value]
-    values = [_constant(a) for a in node.args]
+    if op == "ivar":
+        return None if fixed is None else fixed.get(node.value)  # type: ignore[arg-type]
+    values = [_constant(a, fixed) for a in node.args]
     if not node.args or any(v is None for v in values):
         return None if op not in ("add",) or node.args else 0
     if op == "add":

@@ -787,9 +787,13 @@ class Normaliser:
         if op in ("div", "mod"):
             x = self.term(node.args[0])
             d = self.term(node.args[1])
-            if d[0]:
-                raise self.error(f"'{op}' by a variable is not supported (the divisor must be a constant)", node.args[1])
             dv = d[1]
+            if d[0]:  # a term of variables: fine where it has one value only (a variable declared (int y 2)), as in Sugar
+                values = self.domain_of(d)
+                if values.size != 1:
+                    raise self.error(f"'{op}' by a variable is not supported (the divisor must be a constant)",
+                                     node.args[1])
+                dv = values.intervals[0][0]
             if dv == 0:
                 raise self.error(f"'{op}' by zero", node.args[1])
             self._sized_by_domains = self._sized_by_domains or bool(x[0])

@@ -271,3 +271,24 @@ def test_a_parameter_passed_on_to_an_unused_one_takes_no_kind_from_it(text: str,
     with open_space(compile_model(model), model) as space:  # every answer checked by the evaluator on the way
         found = sorted((dict(answer) for answer in space.solutions()), key=lambda answer: answer["x"])
     assert found == answers
+
+
+@pytest.mark.parametrize("text, answers", [
+    ("(int x -5 5)\n(int y 2)\n(= (div x y) -3)\n", [{"x": -5, "y": 2}]),
+    ("(int x -5 5)\n(int y 2)\n(= (mod x (+ y 1)) 2)\n(> x 3)\n", [{"x": 5, "y": 2}]),
+    ("(int x -5 5)\n(int y 2)\n(predicate (p d) (= (div x d) -3))\n(p y)\n", [{"x": -5, "y": 2}]),
+])
+def test_a_divisor_whose_variables_have_one_value_is_a_constant(text: str, answers: list) -> None:
+    """Sugar 2.3.3 asks only that the divisor's domain have one value (found by differential testing against it);
+    a divisor of one value that is 0 or negative, or of two values, is refused as before."""
+    from csp2sat.compiler import compile_model
+    from csp2sat.enumerate import open_space
+
+    model = check(parse_text(text))
+    with open_space(compile_model(model), model) as space:
+        assert [dict(answer) for answer in space.solutions()] == answers
+    for bad in ("(int x 0 5)(int y 0)(= (div x y) 1)", "(int x 0 5)(int y -2)(= (div x y) 1)",
+                "(int x 0 5)(int y 1 2)(= (mod x y) 1)"):
+        with pytest.raises(CspError) as info:
+            load(bad)
+        assert info.value.exit == Exit.UNSUPPORTED
