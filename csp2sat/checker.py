@@ -629,14 +629,16 @@ class _Checker:
                     raise self.error(f"a disjunctive task is (origin duration), got {len(items)} values", task)
                 tasks.append(make_node("list", tuple(self.term(a) for a in items), None, task.line, task.col))
             return make_node(op, (make_node("list", tuple(tasks), None, node.args[0].line, node.args[0].col),), None, line, col)
+        # A value and a count, and a cost's weight, may be any term (Sugar passes them on to count and if);
+        # a cost's term and value positions i and j are constants.
         if op == "global_cardinality":
             terms, pairs = node.args
-            return make_node(op, (self.terms(terms), self.tuples(pairs, 2, "(value count)", 1)), None, line, col)
+            return make_node(op, (self.terms(terms), self.tuples(pairs, 2, "(value count)", 0)), None, line, col)
         # global_cardinality_with_costs
         terms, pairs, costs, cost = node.args
         return make_node(
             op,
-            (self.terms(terms), self.tuples(pairs, 2, "(value count)", 1), self.tuples(costs, 3, "(i j w)", 3), self.term(cost)),
+            (self.terms(terms), self.tuples(pairs, 2, "(value count)", 0), self.tuples(costs, 3, "(i j w)", 2), self.term(cost)),
             None,
             line,
             col,

@@ -2452,10 +2452,10 @@ def _g_gcc_costs(n: Normaliser, node: Node) -> Node:
     items = _gcc_items(terms, pairs, node)
     costs = []
     for entry in table.args:
-        i, j, w = (int(a.value) for a in entry.args)
+        i, j, w = int(entry.args[0].value), int(entry.args[1].value), entry.args[2]  # w: any term
         if 1 <= i <= len(terms.args) and 1 <= j <= len(pairs.args):
             cond = _node("eq", terms.args[i - 1], pairs.args[j - 1].args[0])
-            costs.append(_node("if", cond, _const(w), _const(0)))
+            costs.append(_node("if", cond, w, _const(0)))
     items.append(_node("eq", cost, _node("add", *costs), at=node))
     return _node("and", *items, at=node)
 

@@ -94,7 +94,8 @@ def _domain_text(draw: st.DrawFn, values: list[int]) -> str:
             return f"{lo} {hi}"
     items = [f"{lo}" if lo == hi else f"({lo} {hi})" for lo, hi in runs]
     if not any(item.startswith("(") for item in items):
-        # A list of bare values, e.g. "(1 3)", would read as the range 1..3.
+        # A list of bare values, e.g. "(1 3)", is the set {1, 3} (Sugar's convertRanges, and ours), which a
+        # reader easily takes for the range 1..3: one item written as a pair keeps the file unambiguous to people.
         items[0] = f"({runs[0][0]} {runs[0][0]})"
     if len(items) > 1 and draw(st.booleans()):
         items.reverse()  # the order of the pieces does not matter
@@ -298,7 +299,9 @@ def _global(draw: st.DrawFn, scope: _Scope, nested: bool = False) -> str:
         return f"(nvalue {draw(terms(scope, 0))} ({' '.join(draw(_small_terms(scope, 1, 4)))}))"
     ts = draw(_small_terms(scope, 1, 3))
     listed = draw(st.lists(st.integers(-2, 3), min_size=1, max_size=3, unique=True))
-    pairs = " ".join(f"({v} {draw(terms(scope, 0))})" for v in listed)
+    # a value may be a term (Sugar passes it on to count): then two pairs may name one value at run time
+    pairs = " ".join(f"({draw(st.sampled_from([str(v), str(v), str(v), draw(terms(scope, 0))]))} {draw(terms(scope, 0))})"
+                     for v in listed)
     if kind == "global_cardinality":
         return f"(global_cardinality ({' '.join(ts)}) ({pairs}))"
     table = draw(
@@ -309,7 +312,7 @@ def _global(draw: st.DrawFn, scope: _Scope, nested: bool = False) -> str:
             unique_by=lambda e: (e[0], e[1]),
         )
     )
-    entries = " ".join(f"({i} {j} {w})" for i, j, w in table)
+    entries = " ".join(f"({i} {j} {draw(st.sampled_from([str(w), str(w), draw(terms(scope, 0))]))})" for i, j, w in table)
     return f"(global_cardinality_with_costs ({' '.join(ts)}) ({pairs}) ({entries}) {draw(terms(scope, 0))})"
 
 

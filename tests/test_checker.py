@@ -292,3 +292,26 @@ def test_a_divisor_whose_variables_have_one_value_is_a_constant(text: str, answe
         with pytest.raises(CspError) as info:
             load(bad)
         assert info.value.exit == Exit.UNSUPPORTED
+
+
+@pytest.mark.parametrize("text, answers", [
+    # Sugar 2.3.3: SATISFIABLE with x = y = v = 3, c = 2
+    ("(int x 1 3)\n(int y 1 3)\n(int v 1 3)\n(int c 0 2)\n(global_cardinality (x y) ((v c)))\n(= c 2)\n(= x 3)\n",
+     [{"x": 3, "y": 3, "v": 3, "c": 2}]),
+    # Sugar 2.3.3: SATISFIABLE with x = 1, y = 2, c = 1, k = -3 (one of the two answers)
+    ("(int x 1 2)\n(int y 1 2)\n(int c 0 2)\n(int k -20 20)\n"
+     "(global_cardinality_with_costs (x y) ((1 c)) ((1 1 (- y 5))) k)\n(= x 1)\n",
+     [{"x": 1, "y": 1, "c": 2, "k": -4}, {"x": 1, "y": 2, "c": 1, "k": -3}]),
+])
+def test_cardinality_values_and_cost_weights_may_be_terms(text: str, answers: list) -> None:
+    """As in Sugar (found by differential testing against it): a value of global_cardinality is any term, and so is
+    a weight w of global_cardinality_with_costs; its positions i and j stay constants."""
+    from csp2sat.compiler import compile_model
+    from csp2sat.enumerate import open_space
+
+    model = check(parse_text(text))
+    with open_space(compile_model(model), model) as space:
+        assert sorted((dict(answer) for answer in space.solutions()), key=lambda a: a["y"]) == answers
+    with pytest.raises(CspError) as info:
+        load("(int x 1 2)(int i 1 1)(global_cardinality_with_costs (x) ((1 1)) ((i 1 2)) 2)")
+    assert "position 1 must be an integer constant" in info.value.message
