@@ -57,8 +57,8 @@ class Akari:
 
 
 def read(text: str) -> Akari:
-    """Read an Akari board: ``.`` white, ``#`` black, ``0``-``4`` a numbered black cell, one character per
-    cell or whitespace-separated.
+    """Read an Akari board: ``.`` white, ``#`` (or ``?``, a number not given) black, ``0``-``4`` a numbered
+    black cell, one character per cell or whitespace-separated.
 
     Raises `PuzzleError` at the place for an unknown character, ragged rows and
     a number larger than the count of white neighbours of its cell.
@@ -70,12 +70,12 @@ def read(text: str) -> Akari:
         for c, token in enumerate(row):
             if token.text in (".", "-"):
                 continue
-            if token.text == BLACK:
+            if token.text in (BLACK, "?"):  # '?': a black cell whose number is not given, as pzprjs shows it
                 black[r, c] = None
             elif token.text in ("0", "1", "2", "3", "4"):
                 black[r, c] = int(token.text)
             else:
-                raise PuzzleError(f"unknown cell {token.text!r} (expected '.' or '-' white, '#' or 0-4 black)",
+                raise PuzzleError(f"unknown cell {token.text!r} (expected '.' or '-' white, '#', '?' or 0-4 black)",
                                  token.line, token.col)
     for (r, c), value in black.items():
         free = [n for n in neighbours(r, c, rows, cols) if n not in black]

@@ -27,6 +27,11 @@ def test_reader():
     assert puzzle.text_lines() == ["#.", ".2"]
 
 
+def test_a_question_mark_is_a_black_cell_whose_number_is_not_given():
+    # pzprjs shows such a cell as '?'; its URL writes it '.', which decodes to '#'
+    assert akari.read("?.\n.2\n") == akari.read("#.\n.2\n")
+
+
 def test_reader_takes_whitespace_separated_cells_as_the_help_says():
     assert akari.read("# .\n.\t2\n") == akari.read("#.\n.2\n")
 
@@ -89,5 +94,5 @@ def test_every_board_solves_with_the_recorded_uniqueness(name):
 
 
 def test_every_cell_the_error_message_offers_is_read_as_it_says() -> None:
-    assert_read_error(akari.read, "..\n.?\n", "expected '.' or '-' white, '#' or 0-4 black", 2, 2)
-    assert akari.read(".-\n#0\n") == akari.read("..\n#0\n")
+    assert_read_error(akari.read, "..\n.x\n", "expected '.' or '-' white, '#', '?' or 0-4 black", 2, 2)
+    assert akari.read(".-\n#0\n") == akari.read("..\n#0\n") and akari.read(".?\n#0\n") == akari.read(".#\n#0\n")

@@ -90,7 +90,7 @@ puzzle text (one puzzle per file, rows top to bottom; '?' is a clue of unknown v
   nurikabe       space-separated tokens per row: a number is the size of its island, - empty
   pentomino      the box: . a cell to cover, # a blocked cell (60 cells to cover)
   sudoku         N rows of N space-separated tokens: 1..N given, - empty (N = 4, 6, 9, 16, ...)
-  akari          one character per cell: . white, # black, 0-4 black with its number of lights
+  akari          one character per cell: . white, # (or ?) black, 0-4 black with its number of lights
   hitori         space-separated numbers per row (- a cell without a number)
   starbattle     a line 'stars K' (1 when missing), then the grid of region names, space-separated
   norinori       the grid of region names, space-separated
