@@ -75,8 +75,11 @@ def read_grid(text: str, *, hash_comments: bool = True, tokens: bool | None = No
         grid.append(row)
     width = len(grid[0])
     # rows of one word each, of different lengths, are either a typo in a board of characters or a board of
-    # one column of longer tokens ('10' over '9'), which only a size line tells apart
-    one_column_hint = "" if tokens or not detected else f" (a board of one column of tokens needs a line 'size {len(grid)} 1')"
+    # one column of longer tokens ('10' over '9'), which only a size line tells apart; rows such as '3.2'
+    # are no single token, so the hint is only for rows that each could be one ('10', '-1', '?')
+    could_be_one_column = all(is_number(line.strip()) or len(line.strip()) == 1 for _, line in rows)
+    one_column_hint = "" if tokens or not detected or not could_be_one_column else \
+        f" (a board of one column of tokens needs a line 'size {len(grid)} 1')"
     for (number, line), row in zip(rows, grid):
         if len(row) > width:
             extra = row[width]

@@ -162,3 +162,16 @@ def test_decoder_reads_a_sugar_log_with_tabs_and_extra_variables():
     log = "c Sugar\ns SATISFIABLE\na k_0_0\t1\na k_0_2\t2\na k_2_1\t1\na o_1_1\t1\na\n"
     solution = shikaku.decode(puzzle, read_log(log))
     assert shikaku.render(puzzle, solution, "answer") == TINY_ANSWER
+
+
+@pytest.mark.parametrize("reader, text, hinted", [
+    (shikaku.read, "10\n9\n", True),  # one column of numbers: the size line tells it from a typo
+    (shikaku.read, "10\n-\n", True),
+    (genre("slitherlink").read, "3.2\n...\n1.\n", False),  # rows that are no single token: a typo only
+    (genre("pentomino").read, "..#\n..\n", False),
+])
+def test_the_one_column_hint_is_given_only_where_each_row_could_be_one_token(reader, text, hinted) -> None:
+    with pytest.raises(PuzzleError) as err:
+        reader(text)
+    assert "but the first row has" in err.value.message
+    assert ("needs a line 'size" in err.value.message) == hinted
