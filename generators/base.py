@@ -236,6 +236,8 @@ def read_log(text: str) -> dict[str, "int | bool"]:
     if status == "UNSATISFIABLE":
         raise PuzzleError("the log says UNSATISFIABLE: the puzzle has no solution")
     if not seen_answer:
+        if status == "UNKNOWN":  # a run stopped (time-out, Ctrl-C) before it found an answer
+            raise PuzzleError("the log says UNKNOWN: the run stopped before it found an answer (no 'a' lines)")
         raise PuzzleError("the log holds no answer (no 'a' lines)")
     return values
 

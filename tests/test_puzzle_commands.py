@@ -86,12 +86,15 @@ def test_puzzle_verbose_says_how_the_second_solution_was_found(capsys) -> None:
         (["gen", "hashi", "{missing}"], Exit.IO, "{missing}: error: cannot read file"),
         (["gen", "nosuchgenre", "{bad}"], Exit.USAGE, "unknown genre 'nosuchgenre'"),
         (["draw", "hashi", SEED, "{bad}"], Exit.SYNTAX, "the log holds no answer"),
+        (["draw", "hashi", SEED, "{unknown}"], Exit.SYNTAX, "the log says UNKNOWN: the run stopped before it found"),
     ],
 )
 def test_errors_are_positioned_with_distinct_statuses(tmp_path: Path, capsys, argv_tail, status, message) -> None:
     bad = tmp_path / "bad.txt"
     bad.write_text("1.1\n.x.\n")
-    names = {"bad": str(bad), "missing": str(tmp_path / "missing.txt")}
+    unknown = tmp_path / "unknown.log"
+    unknown.write_text("s UNKNOWN\n")
+    names = {"bad": str(bad), "missing": str(tmp_path / "missing.txt"), "unknown": str(unknown)}
     assert cli.main([a.format(**names) for a in argv_tail]) == status
     assert message.format(**names) in capsys.readouterr().err
 
