@@ -1,16 +1,18 @@
 """Sugar's Max-CSP mode (``-max``): a model whose constraints all become soft, minimising the violated ones.
 
 A stage between the front end and the compiler: `soften(model)` returns a new
-`Model` in which every constraint C_i reads ``(or C_i _violated_i)`` for a
+`Model` in which every constraint C_i reads ``(xor C_i _violated_i)`` for a
 fresh Boolean ``_violated_i``, and the objective minimises ``_violations`` =
 the number of true ``_violated_i``. The search then runs as for any
 objective (``o N`` and an answer per improvement, ``s OPTIMUM FOUND``). Names
 starting with ``_`` are hidden from answers, as Sugar hides its own.
 
-At the optimum ``_violations`` equals the number of constraints the answer
-violates (a smaller count would be a better solution); before it, it is an
-upper bound. A model that already has an objective is refused: the two goals
-cannot both be optimised (see docs/beyond-sugar.md).
+``_violated_i`` is true exactly when C_i is violated, so every ``o N`` is the
+number of constraints the answer printed under it violates. (With the weaker
+``(or C_i _violated_i)`` the first answers' counts were only upper bounds:
+``o 2`` over an answer that violates one constraint.) A model that already has
+an objective is refused: the two goals cannot both be optimised (see
+docs/beyond-sugar.md).
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ def soften(model: Model) -> Model:
         taken.add(name)
         soft.bool_vars[name] = BoolVar(name, c.line, c.col)
         flag = Node("bvar", (), name, c.line, c.col)
-        soft.constraints.append(Constraint(Node("or", (c.formula, flag), None, c.line, c.col), c.line, c.col, c.text))
+        soft.constraints.append(Constraint(Node("xor", (c.formula, flag), None, c.line, c.col), c.line, c.col, c.text))
         counters.append(Node("if", (flag, Node("const", (), 1), Node("const", (), 0))))
     total = VIOLATIONS
     while total in taken:

@@ -57,6 +57,37 @@ def test_max_csp_reaches_the_least_number_of_violations(tmp_path, capsys, flag: 
     assert not any(name.startswith("_") for name in values)
 
 
+def _answers_with_their_o_lines(out: str) -> list[tuple[int, list[str]]]:
+    """(N, the answer's lines) for every ``o N`` of a Sugar log."""
+    found, lines = [], out.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("o "):
+            end = lines.index("a", i)
+            found.append((int(line[2:]), lines[i + 1:end]))
+    return found
+
+
+@pytest.mark.parametrize("text", [
+    OVERCONSTRAINED,
+    "(int x ((1 3) (10 12)))\n(> x 3)\n(< x 10)\n",  # the first answer found had been printed under 'o 2'
+    "(bool p)\np\n(not p)\n",
+    "(int a 1 3)\n(int b 1 3)\n(int c 1 3)\n(disjunctive ((a 2) (b 2) (c 2)))\n(= a b)\n(= b c)\n",
+])
+def test_every_o_line_of_max_csp_counts_the_violations_of_the_answer_under_it(tmp_path, capsys, text) -> None:
+    path = tmp_path / "over.csp"
+    path.write_text(text)
+    status, out, err = run_cli(capsys, "solve", "--max", str(path))
+    model = parse(text)
+    assert status == 0, err
+    for count, answer in _answers_with_their_o_lines(out):
+        values = {}
+        for line in answer:
+            name, value = line[2:].split("\t")
+            values[name if name in model.int_vars else model.bool_key(name)] = (
+                value == "true" if value in ("true", "false") else int(value))
+        assert len(violations(model, values)) == count, out
+
+
 def test_max_csp_of_a_satisfiable_file_is_zero(tmp_path, capsys) -> None:
     path = tmp_path / "ok.csp"
     path.write_text("(int x 1 3) (int y 1 3) (< x y)\n")
