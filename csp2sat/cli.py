@@ -163,16 +163,43 @@ def _drop(stream) -> None:
         pass
 
 
+_stopped_by: list[str] = []  # "SIGTERM" once `_sigterm_as_ctrl_c`'s handler has run
+
+
 def _sigterm_as_ctrl_c() -> None:
     """SIGTERM stops a command as Ctrl-C does (the solving commands' watchdog takes it over while it runs)."""
     import signal
     import threading
 
     def stop(signum, frame) -> None:
+        _stopped_by.append("SIGTERM")
         raise KeyboardInterrupt
 
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, stop)
+
+
+def _stopped_early(command: str | None, puzzle: str | None = None) -> int:
+    """Report a Ctrl-C or SIGTERM that came before the command's own handling of stops (start-up, argument
+    checks, the solving commands' watchdog not yet running) as the command reports a stop, and its status.
+
+    `solve` then has printed nothing: ``s UNKNOWN`` and exit 0, as for any stop before an answer;
+    `puzzle`: ``s UNKNOWN`` on stderr and exit 1; the other commands: ``c interrupted`` and 130.
+    """
+    why = _stopped_by[-1] if _stopped_by else "Ctrl-C"
+    if command == "solve":
+        try:
+            print("s UNKNOWN", flush=True)
+        except (OSError, ValueError):
+            return Exit.IO
+        _say(f"c stopped by {why}")
+        return Exit.OK
+    if command == "puzzle":
+        _say("s UNKNOWN")
+        _say(f"c {puzzle + ': ' if puzzle else ''}stopped by {why} before a solution was found")
+        return 1
+    _say("c interrupted")
+    return 130
 
 
 def _parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
@@ -231,9 +258,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CspError as err:
         _say(str(err))
         return int(err.exit)
-    except KeyboardInterrupt:
-        _say("c interrupted")
-        return 130
+    except KeyboardInterrupt:  # before the command's own handling of stops began (it reports those itself)
+        return _stopped_early(args.command, getattr(args, "puzzle", None))
     except OSError as err:  # writing the output failed (disk full, pipe closed) or a file went away
         return _io_error(err)
     except RecursionError:
@@ -253,10 +279,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def entry() -> None:
     """The `csp2sat` command and ``python -m csp2sat``: `main` in a process that ends with it."""
-    from csp2sat.solver import kept_until_exit, leave_solvers_at_exit
+    _sigterm_as_ctrl_c()  # at once: until then a SIGTERM kills the process without a word
+    try:
+        from csp2sat.solver import kept_until_exit, leave_solvers_at_exit
 
-    leave_solvers_at_exit()  # the process ends after this one run (`csp2sat batch` says otherwise)
-    status = main()
+        leave_solvers_at_exit()  # the process ends after this one run (`csp2sat batch` says otherwise)
+        status = main()
+    except KeyboardInterrupt:  # a Ctrl-C or SIGTERM while the process starts (imports, the parser)
+        status = _stopped_early(_command_named(sys.argv[1:]))
+        sys.exit(status)
     if kept_until_exit():
         _exit_without_freeing(status)
     sys.exit(status)

@@ -107,6 +107,39 @@ def test_a_signal_at_any_stage_prints_unknown(files, tmp_path: Path, stage: str,
     assert "Traceback" not in err
 
 
+def _catches(pid: int, sig: int) -> bool:
+    """True once process `pid` has a handler of its own for `sig` (its SigCgt mask in /proc)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    caught = next((line.split()[1] for line in status.splitlines() if line.startswith("SigCgt:")), "0")
+    return bool(int(caught, 16) >> (sig - 1) & 1)
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc to see when the handlers are set")
+@pytest.mark.parametrize("command, status_wanted, out_wanted", [
+    (["solve", "{search}"], 0, "s UNKNOWN\n"),
+    (["puzzle", "slitherlink", str(ROOT / "data" / "slitherlink" / "puzzleloop_hard_3417429_30x25.txt")], 1, ""),
+])
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_while_the_process_starts_is_a_stop_too(files, tmp_path: Path, command, status_wanted, out_wanted,
+                                                         sig: int) -> None:
+    """A signal as soon as the command has its SIGTERM handler, before its imports and its watchdog: the same
+    answer as a stop at any later stage (before: a traceback, death by SIGTERM, or 'c interrupted' and 130)."""
+    proc = subprocess.Popen(_command() + [a.format(**files) for a in command], cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    _started.append(proc)
+    deadline = time.monotonic() + 30
+    while not _catches(proc.pid, signal.SIGTERM) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.001)
+    os.killpg(proc.pid, sig)
+    status, out, err, _ = _finish(proc)
+    assert (status, out) == (status_wanted, out_wanted), err
+    assert "s UNKNOWN" in out + err and "Traceback" not in err
+    assert f"stopped by {'SIGTERM' if sig == signal.SIGTERM else 'Ctrl-C'}" in err
+
+
 def test_timeout_counts_parsing(files, tmp_path: Path) -> None:
     start = time.monotonic()
     done = subprocess.run(_command() + ["solve", "--timeout", "0.5", str(files["parse"])], cwd=tmp_path,
