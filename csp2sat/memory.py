@@ -72,9 +72,14 @@ def check_text(size: int, file: str) -> None:
     if need > limit:
         raise MemoryLimitError(
             f"a file of {size:,} characters needs about {need:,.0f} MB to parse and check, before any encoding; "
-            f"the memory limit is {limit:,.0f} MB ({source})",
+            f"the memory limit is {_megabytes(limit)} MB ({source})",
             file=file, exit=Exit.LIMIT, notes=("raise the limit with --memory-limit MB, or split the file",),
         )
+
+
+def _megabytes(limit: float) -> str:
+    """A limit in MB as it was given when small (``--memory-limit 0.5``: 0.5, not 0), else rounded (1,024)."""
+    return f"{limit:,.0f}" if limit >= 10 else f"{limit:g}"
 
 
 def limit_mb() -> tuple[float | None, str]:
@@ -267,7 +272,7 @@ def check_cnf(model, normal, is_log: Sequence[bool], options: dict[str, str], pa
     notes += _advice(normal, is_log, options, per_origin, clauses, pairwise_limit, compared)
     raise MemoryLimitError(
         f"the CNF would have about {clauses:,} clauses and {cnf_vars:,} variables, needing about {need:,.0f} MB; "
-        f"the memory limit is {limit:,.0f} MB ({source})",
+        f"the memory limit is {_megabytes(limit)} MB ({source})",
         file=model.file, exit=Exit.LIMIT, notes=tuple(notes),
     )
 

@@ -27,6 +27,10 @@ examples:
   csp2sat check queens.csp
   csp2sat check models/*.csp
   generate_csp | csp2sat check -
+
+Exit status: 0 when every file passes; else the status of the first file that fails
+(3 syntax, 4 names, arity and types, 5 unsupported, 6 a limit, 7 unreadable), every
+file being checked and reported all the same.
 """
 
 
