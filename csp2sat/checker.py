@@ -237,6 +237,9 @@ class _Checker:
             raise self.error(f"Boolean variable '{stmt.name}' is defined twice (first at line {first.line})", stmt)
         if stmt.name in model.int_vars:
             self.warn(f"Boolean variable '{stmt.name}' has the name of an integer variable (allowed, as in Sugar)", stmt)
+        if stmt.name in ("true", "false"):
+            self.warn(f"Boolean variable '{stmt.name}' can never be used: in a formula '{stmt.name}' is the constant "
+                      "(allowed, as in Sugar; it is solved and printed, but nothing constrains it)", stmt)
         model.bool_vars[stmt.name] = _new_bool_var(stmt.name, stmt.line, stmt.col)
 
     def _redefinition(self, name: str, stmt: object) -> None:

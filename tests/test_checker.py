@@ -315,3 +315,10 @@ def test_cardinality_values_and_cost_weights_may_be_terms(text: str, answers: li
     with pytest.raises(CspError) as info:
         load("(int x 1 2)(int i 1 1)(global_cardinality_with_costs (x) ((1 1)) ((i 1 2)) 2)")
     assert "position 1 must be an integer constant" in info.value.message
+
+
+def test_a_boolean_named_true_or_false_is_accepted_with_a_warning() -> None:
+    """Sugar 2.3.3 accepts (bool true) and prints it (a true false); every 'true' in a formula is the constant."""
+    model = check(parse_text("(bool true)\n(bool false)\n(not false)\n"))
+    assert set(model.bool_vars) == {"true", "false"}
+    assert sum("can never be used" in str(w) for w in model.warnings) == 2
