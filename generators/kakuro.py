@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from csp2sat.generators.base import Genre, PuzzleError, Values, Violation, is_number, register
+from csp2sat.generators.base import Genre, NoSolution, PuzzleError, Values, Violation, is_number, register
 from csp2sat.generators.boardkit import (
     CspText,
     Pos,
@@ -108,7 +108,7 @@ def read(text: str) -> Kakuro:
         lo, hi = sum(range(1, len(run) + 1)), sum(range(10 - len(run), 10))
         if len(run) > 9 or (value and not lo <= value <= hi):
             token = grid[run[0][0]][run[0][1]]
-            raise PuzzleError(f"a run of {len(run)} cells cannot add up to {value}" if value else
+            raise NoSolution(f"a run of {len(run)} cells cannot add up to {value}" if value else
                               f"a run of {len(run)} cells cannot hold different digits", token.line, token.col)
     return puzzle
 
