@@ -788,7 +788,8 @@ class Normaliser:
             x = self.term(node.args[0])
             d = self.term(node.args[1])
             dv = d[1]
-            if d[0]:  # a term of variables: fine where it has one value only (a variable declared (int y 2)), as in Sugar
+            # A divisor with variables will do where it has one value only (a variable declared (int y 2)), as in Sugar.
+            if d[0]:
                 values = self.domain_of(d)
                 if values.size != 1:
                     raise self.error(f"'{op}' by a variable is not supported (the divisor must be a constant)",

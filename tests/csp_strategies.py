@@ -300,8 +300,8 @@ def _global(draw: st.DrawFn, scope: _Scope, nested: bool = False) -> str:
     ts = draw(_small_terms(scope, 1, 3))
     listed = draw(st.lists(st.integers(-2, 3), min_size=1, max_size=3, unique=True))
     # a value may be a term (Sugar passes it on to count): then two pairs may name one value at run time
-    pairs = " ".join(f"({draw(st.sampled_from([str(v), str(v), str(v), draw(terms(scope, 0))]))} {draw(terms(scope, 0))})"
-                     for v in listed)
+    values = [draw(st.sampled_from([str(v), str(v), str(v), draw(terms(scope, 0))])) for v in listed]
+    pairs = " ".join(f"({value} {draw(terms(scope, 0))})" for value in values)
     if kind == "global_cardinality":
         return f"(global_cardinality ({' '.join(ts)}) ({pairs}))"
     table = draw(
@@ -312,7 +312,8 @@ def _global(draw: st.DrawFn, scope: _Scope, nested: bool = False) -> str:
             unique_by=lambda e: (e[0], e[1]),
         )
     )
-    entries = " ".join(f"({i} {j} {draw(st.sampled_from([str(w), str(w), draw(terms(scope, 0))]))})" for i, j, w in table)
+    weights = [draw(st.sampled_from([str(w), str(w), draw(terms(scope, 0))])) for _, _, w in table]
+    entries = " ".join(f"({i} {j} {weight})" for (i, j, _), weight in zip(table, weights))
     return f"(global_cardinality_with_costs ({' '.join(ts)}) ({pairs}) ({entries}) {draw(terms(scope, 0))})"
 
 

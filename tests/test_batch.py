@@ -558,7 +558,8 @@ def test_batch_names_the_module_it_misses(monkeypatch: pytest.MonkeyPatch, capsy
     assert status == 5 and "rich is not installed" in err and "pip install 'csp2sat[dask]'" in err
 
 
-def test_a_board_its_reader_finds_unsolvable_is_recorded_unsatisfiable(capsys: pytest.CaptureFixture, tmp_path: Path) -> None:
+def test_a_board_its_reader_finds_unsolvable_is_recorded_unsatisfiable(capsys: pytest.CaptureFixture,
+                                                                       tmp_path: Path) -> None:
     """Well-formed but without solution (an island that sees no other): UNSATISFIABLE with the reason, not an error;
     from a file and from a URL list alike."""
     (tmp_path / "hashi").mkdir()
