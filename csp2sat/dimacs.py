@@ -209,6 +209,7 @@ def _map_problem(data: dict) -> str | None:
 
     def literals(xs: Any) -> bool:
         return ints(xs) and all(literal(x) for x in xs)
+    within = f" (each literal ±1..±{top}, the CNF's variables, or true/false)"
     for key in ("int_vars", "bool_vars"):
         if not isinstance(data.get(key), list) or not all(isinstance(v, dict) for v in data[key]):
             return f'"{key}" must be a list of objects'
@@ -218,20 +219,20 @@ def _map_problem(data: dict) -> str | None:
             return f'integer variable {name!r}: needs "name" and "printed"'
         if "bits" in var:
             if not (isinstance(var.get("lb"), int) and literals(var["bits"])):
-                return f'integer variable {name!r}: needs "lb" and a list of "bits"'
+                return f'integer variable {name!r}: needs "lb" and a list of "bits"{within}'
         elif "eq" in var:
             if not (ints(var.get("values")) and var["values"] and literals(var["eq"]) and len(var["eq"]) == len(var["values"])):
-                return f'integer variable {name!r}: needs "values" and one "eq" literal per value'
+                return f'integer variable {name!r}: needs "values" and one "eq" literal per value{within}'
         elif not (
             ints(var.get("values")) and var["values"] and isinstance(var.get("le"), list)
             and len(var["le"]) == len(var["values"]) and all(literal(x) for x in var["le"])
         ):
-            return f'integer variable {name!r}: needs "values" and one "le" literal per value'
+            return f'integer variable {name!r}: needs "values" and one "le" literal per value{within}'
     for var in data["bool_vars"]:
         name = var.get("name")
         if not (isinstance(name, str) and isinstance(var.get("key"), str) and isinstance(var.get("printed"), bool)
                 and literal(var.get("lit"))):
-            return f'Boolean variable {name!r}: needs "name", "key", "printed" and "lit"'
+            return f'Boolean variable {name!r}: needs "name", "key", "printed" and "lit"{within}'
     return None
 
 
