@@ -153,6 +153,14 @@ def test_timeout_counts_parsing(files, tmp_path: Path) -> None:
     assert took < 0.5 + 2.0
 
 
+def test_a_stopped_count_still_names_its_solver_with_v(files, tmp_path: Path) -> None:
+    """-v's line for the mode (time, method, solver) comes after a stop too, as the help promises."""
+    done = subprocess.run(_command() + ["solve", "-v", "--count", "--timeout", "1.5", str(files["many"])],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "c SOLUTIONS AT LEAST" in done.stdout, done.stderr
+    assert re.search(r"^c count +[0-9.]+ s +\(-O enumerate=\w+, solver \w+\)$", done.stderr, re.M), done.stderr
+
+
 @pytest.mark.parametrize("mode", ["--count", "--all"])
 def test_an_interrupted_count_is_a_marked_lower_bound(files, tmp_path: Path, mode: str) -> None:
     proc = _start(["solve", mode, str(files["many"])], tmp_path)

@@ -75,6 +75,14 @@ class Progress:
     def __init__(self) -> None:
         self.mode: str | None = None  # "all", "count", "unique" or "facts" once a mode runs
         self.found = 0  # answers found so far (--all, -n, --count)
+        self.searching: tuple[float, str, str] | None = None  # (start, "-O enumerate=...", solver) once it searches
+
+    def stage_line(self) -> str | None:
+        """-v's line for the mode's search (its time so far, method and solver), once it has begun."""
+        if self.searching is None:
+            return None
+        started, how, solver = self.searching
+        return f"c {self.mode:<10} {time.perf_counter() - started:8.3f} s   ({how}solver {solver})"
 
     def report(self, out: Any) -> None:
         """The lines that end an interrupted run: ``s UNKNOWN`` if nothing was printed, then what is known."""
@@ -258,6 +266,7 @@ def run(
     started = time.perf_counter()
     with open_space(compiled, model, solver_name, verify="sample" if args.count and verify else verify,
                     enumerating=enumerating) as space:
+        progress.searching = (started, f"-O enumerate={space.method}, " if enumerating else "", space.solver_name)
         printer = _Printer(model, space, out, args)
         if args.count:
             out.write(f"c SOLUTIONS {_count_with_progress(space, progress)}\n")
@@ -268,8 +277,5 @@ def run(
         else:
             _run_all(printer, space, out, args.max_solutions, progress)
         if getattr(args, "verbose", False):
-            how = f"-O enumerate={space.method}, " if enumerating else ""
-            sys.stderr.write(
-                f"c {progress.mode:<10} {time.perf_counter() - started:8.3f} s   ({how}solver {space.solver_name})\n"
-            )
+            sys.stderr.write(f"{progress.stage_line()}\n")
     return Exit.OK
