@@ -290,7 +290,7 @@ def _run_csp(task: Task, settings: Settings) -> dict:
 def _run_puzzle(task: Task, settings: Settings, from_url: bool = False) -> dict:
     """A puzzle file (or the board text of a URL): `csp2sat.generators.run.solve_puzzle`, the answer in the
     genre's solution text."""
-    from csp2sat.commands._puzzles import lookup, placed, puzzle_error
+    from csp2sat.commands._puzzles import lookup, no_solution_line, puzzle_error
     from csp2sat.generators.base import NoSolution, PuzzleError
     from csp2sat.generators.run import solve_puzzle
 
@@ -301,10 +301,9 @@ def _run_puzzle(task: Task, settings: Settings, from_url: bool = False) -> dict:
     except PuzzleError as err:
         decoded = task.text if from_url else None
         if isinstance(err, NoSolution):  # well-formed, and the reader already knows it unsolvable
-            place, message = placed(err, task.file, decoded)
             return {"status": "UNSATISFIABLE", "answer": None, "unique": None,
                     "count": 0 if mode == "count" else None, "classes": None, "facts": None, "times": {},
-                    "cnf": None, "proven": True, "warnings": [f"{place}: the puzzle has no solution: {message}"]}
+                    "cnf": None, "proven": True, "warnings": [no_solution_line(err, task.file, decoded)]}
         raise puzzle_error(err, task.file, decoded) from None
     run = solve_puzzle(genre, puzzle, unique=mode == "unique", solver=settings.solver, file=task.file,
                        facts=mode == "facts", count=mode == "count")

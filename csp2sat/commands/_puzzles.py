@@ -46,6 +46,12 @@ def placed(err: PuzzleError, path: str, decoded: str | None = None) -> tuple[str
     return ":".join(str(part) for part in (error.file, error.line, error.col) if part), error.message
 
 
+def no_solution_line(err: NoSolution, path: str, decoded: str | None = None) -> str:
+    """``PATH:LINE:COL: the puzzle has no solution: REASON``, placed as `placed` places it."""
+    place, message = placed(err, path, decoded)
+    return f"{place}: the puzzle has no solution: {message}"
+
+
 def read_puzzle(g: Genre, path: str, unsolvable_ok: bool = False) -> Any:
     """The puzzle in the file `path` (``-`` is stdin) or the puzz.link URL `path`, read by genre `g`.
 
@@ -60,8 +66,7 @@ def read_puzzle(g: Genre, path: str, unsolvable_ok: bool = False) -> Any:
         return g.read(text)
     except PuzzleError as err:
         if unsolvable_ok and isinstance(err, NoSolution):
-            place, message = placed(err, where, decoded)
-            return NoSolution(f"{place}: the puzzle has no solution: {message}")
+            return NoSolution(no_solution_line(err, where, decoded))
         raise puzzle_error(err, where, decoded) from None
 
 

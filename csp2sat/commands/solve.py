@@ -125,8 +125,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"c stopped by {stop_reason(watchdog)}", file=sys.stderr)
         progress.report(out)
         out.flush()
-        if getattr(args, "verbose", False) and progress.stage_line():  # which solver ran, stopped or not
-            print(progress.stage_line(), file=sys.stderr)
+        stage = progress.stage_line() if getattr(args, "verbose", False) else None
+        if stage:  # which solver ran, stopped or not
+            print(stage, file=sys.stderr)
     return Exit.OK
 
 
