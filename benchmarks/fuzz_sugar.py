@@ -11,6 +11,7 @@ perl driver), and enumerated by brute force (`tests/bruteforce.py`). Verdicts:
 - ``REFUSED``: csp2sat refuses a file Sugar solves;
 - ``SUGAR``: Sugar disagrees with brute force and csp2sat does not (a Sugar bug: docs/quirks.md lists those
   found so far, e.g. its mod of a holed negative domain);
+- ``SLOW``: csp2sat runs out of time (no answer to judge);
 - ``skip``: Sugar refuses the file or runs out of time (its driver loops on some unsatisfiable maximize files).
 
 usage: .venv/bin/python benchmarks/fuzz_sugar.py --sugar 'perl SUGAR/bin/sugar -jar SUGAR/bin/sugar-v2-3-3.jar
@@ -112,7 +113,7 @@ def judge(text: str, csp2sat: list[str], sugar: list[str], timeout: float, folde
     model = api.parse(text)
     expected = brute_force(model)
     ours, our_text, our_status = _run(csp2sat, path, timeout)
-    theirs, their_text, _ = _run(sugar, path, timeout)
+    theirs, _, _ = _run(sugar, path, timeout)
     record = {"brute": [expected.status, expected.optimum], "csp2sat": [ours["status"], ours["objective"]],
               "sugar": [theirs["status"], theirs["objective"]]}
 
@@ -128,6 +129,8 @@ def judge(text: str, csp2sat: list[str], sugar: list[str], timeout: float, folde
     if ours["status"] is None and our_status not in (0, None):
         record["verdict"] = "REFUSED" if sugar_answered else "skip"
         record["csp2sat_output"] = our_text.strip()[:300]
+    elif ours["status"] == "TIMEOUT":
+        record["verdict"] = "SLOW"
     elif not right(ours):
         record["verdict"] = "WRONG"
     elif not sugar_answered:

@@ -50,3 +50,5 @@ def test_each_wrong_side_is_named(tmp_path: Path) -> None:
     assert fuzz_sugar.judge(SATISFIABLE, not_a_solution, CSP2SAT, 60, tmp_path)["verdict"] == "WRONG"
     assert fuzz_sugar.judge(SATISFIABLE, refuses, CSP2SAT, 60, tmp_path)["verdict"] == "REFUSED"
     assert fuzz_sugar.judge(SATISFIABLE, CSP2SAT, refuses, 60, tmp_path)["verdict"] == "skip"
+    sleeps = _script(tmp_path, "sleeps", "sleep 30")
+    assert fuzz_sugar.judge(SATISFIABLE, sleeps, CSP2SAT, 1, tmp_path)["verdict"] == "SLOW"
