@@ -28,7 +28,6 @@ def test_reader_characters_and_tokens_agree() -> None:
     [
         ("W..\n..\n", 2, 3, "row has 2 cells"),
         ("W.x\n...\n", 1, 3, "unknown cell 'x'"),
-        ("...\n...\n", 1, 1, "no circle"),
         ("W...\n.B..\n....\n", 2, 2, "black circle needs room"),
     ],
 )
@@ -80,3 +79,13 @@ def test_every_cell_the_error_message_offers_is_read_as_it_says() -> None:
         M.read("W?\n..\n")
     board = M.read("W1.0-\n.....\n..2..\n.....\n.....\n")
     assert board.circles[0] == ("W", "W", "", "", "") and board.circles[2] == ("", "", "B", "", "")
+
+
+@pytest.mark.parametrize("text, count", [("...\n...\n...\n", 13), ("..\n..\n", 1), ("...\n", 0)])
+def test_board_without_circles_is_solved(text: str, count: int) -> None:
+    """No circle is a well-formed board: any one loop is a solution (pzprjs asks only for a loop): the 3x3 grid has 13 cycles."""
+    p = M.read(text)
+    assert not any(any(row) for row in p.circles)
+    result = solve_puzzle(M.GENRE, p, count=True)
+    assert result.count == count
+    assert (result.solution is None) == (count == 0)
