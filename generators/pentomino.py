@@ -118,8 +118,9 @@ def _placements(shape: tuple[str, ...], inside: set[Pos], rows: int, cols: int) 
 def read(text: str) -> Box:
     """Read a box: ``.`` (or ``1``) is a cell to cover, ``#`` (or ``0``) a blocked cell.
 
-    Raises `PuzzleError` at the place for unknown characters, ragged rows, a box
-    with no cells or not 60 cells, and cells no pentomino can reach.
+    Raises `PuzzleError` at the place for unknown characters, ragged rows and a box
+    with no cells; `NoSolution` (a `PuzzleError`) for a box of other than 60 cells
+    and for cells no pentomino can reach.
     """
     grid = read_grid(text, hash_comments=False)
     rows, cols = len(grid), len(grid[0])
@@ -138,7 +139,7 @@ def read(text: str) -> Box:
     if not cells:
         raise PuzzleError("the box has no cell to cover", first.line, first.col)
     if len(cells) != 5 * len(PIECES):
-        raise PuzzleError(
+        raise NoSolution(
             f"the box has {len(cells)} cells; the {len(PIECES)} pentominoes cover exactly {5 * len(PIECES)}",
             first.line,
             first.col,

@@ -11,7 +11,7 @@ import pytest
 import csp2sat
 from csp2sat.evaluator import satisfies
 from csp2sat.generators import pentomino
-from csp2sat.generators.base import PuzzleError, genre
+from csp2sat.generators.base import NoSolution, PuzzleError, genre
 from cli_support import run_cli
 from genre_support import DATA, expected_answer, instances, puzzle_text, solve_once
 
@@ -87,6 +87,9 @@ def test_reader_errors_have_positions(text, message, line, col):
         pentomino.read(text)
     assert message in err.value.message
     assert (err.value.line, err.value.col) == (line, col)
+    # A well-formed box that cannot be packed (the wrong number of cells) is a board without a solution
+    # (exit 1 from `puzzle`), not bad text (exit 3).
+    assert isinstance(err.value, NoSolution) == ("the box has 10 cells" in message)
 
 
 def test_unreachable_cell_is_reported_at_its_place():
