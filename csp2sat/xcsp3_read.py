@@ -240,12 +240,24 @@ def _domain_of(inst: Instance, elem: XElem, text: str) -> Domain:
     return Domain.of(parse_int_set(text, inst, elem))
 
 
+# XCSP3's identifiers (specification, section "Variables"): a letter, then letters, digits and underscores.
+# Others are refused, not read: `_x` could meet the translation's own `_`-helpers and `x.1` the Sugar
+# name of `x[1]`, and a clash would solve another model.
+_XCSP3_ID = re.compile(r"[a-zA-Z][_a-zA-Z0-9]*")
+
+
 def _read_variables(inst: Instance, part: XElem) -> None:
     by_id: dict[str, XElem] = {}
     for decl in part.children:
         ident = decl.attrs.get("id")
         if not ident:
             raise inst.error(f"<{decl.tag}> without id", decl, Exit.SEMANTIC)
+        if not _XCSP3_ID.fullmatch(ident):
+            raise inst.error(f"badly formed id {ident!r}: an XCSP3 id is a letter followed by letters, digits "
+                             "and underscores", decl, Exit.SEMANTIC)
+        if ident in by_id:
+            raise inst.error(f"the id {ident!r} is declared twice (first on line {by_id[ident].line})", decl,
+                             Exit.SEMANTIC)
         if "as" in decl.attrs:
             other = by_id.get(decl.attrs["as"])
             if other is None:
