@@ -540,7 +540,7 @@ class _Translator:
         if vals is None or occurs is None:
             raise self.error("<cardinality> needs <values> and <occurs>", Exit.SEMANTIC)
         vs = self.items(vals.text)
-        occ_tokens = split_top(occurs.text)
+        occ_tokens = list_tokens(self.inst, occurs.text, occurs)
         if len(occ_tokens) != len(vs):
             raise self.error(f"<occurs> has {len(occ_tokens)} items for {len(vs)} values", Exit.SEMANTIC)
         lst = _n("list", *ts)

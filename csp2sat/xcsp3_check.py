@@ -168,7 +168,7 @@ class _Checker:
     def cardinality(self, e: XElem) -> bool:
         xs, vs = self.lst(e), self.lst(e, "values")
         occurs = e.child("occurs")
-        for v, tok in zip(vs, split_top(occurs.text)):  # type: ignore[union-attr]
+        for v, tok in zip(vs, list_tokens(self.inst, occurs.text, occurs)):  # type: ignore[union-attr]
             n = xs.count(v)
             if ".." in tok:
                 lo, hi = (int(t) for t in tok.split(".."))

@@ -81,6 +81,10 @@ CASES = {
     "nValues-except": (V4, "<nValues><list> x[] </list><except> 0 </except><condition> (le,1) </condition></nValues>"),
     "cardinality": (V4, "<cardinality><list> x[0] x[1] x[2] </list><values closed=\"true\"> 0 1 3 </values>"
                         "<occurs> x[3] 0..1 1 </occurs></cardinality>"),
+    # pycsp3 writes the occurrences of `Cardinality(x, occurrences={0: o[0], 2: o[1]})` as an array reference.
+    "cardinality-occurs-array": ('<array id="x" size="[3]"> 0..2 </array><array id="o" size="[2]"> 0..3 </array>',
+                                 "<cardinality><list> x[] </list><values> 0 2 </values><occurs> o[] </occurs>"
+                                 "</cardinality>"),
     "element": (V4, '<element><list startIndex="1"> x[0] x[1] x[2] </list><index> x[3] </index><value> 2 </value></element>'),
     "element-member": (V3, "<element><list> x[0] x[1] </list><value> x[2] </value></element>"),
     "element-matrix": ('<array id="i" size="[2]"> 0..2 </array><var id="v"> 0..9 </var>',
@@ -216,6 +220,19 @@ def test_errors_name_the_element_and_line(tmp_path, capsys, body: str, words: st
     assert status == exit
     assert out == ("s UNSUPPORTED\n" if exit == Exit.UNSUPPORTED else "")
     assert f"bad.xml:6:" in err and words in err
+
+
+@pytest.mark.parametrize("ident", ["_objective0", "x.1", "2x", "x-y"])
+def test_badly_formed_ids_are_refused(tmp_path, capsys, ident: str) -> None:
+    """Ids outside XCSP3's letter-then-[_a-zA-Z0-9] form are refused as ACE refuses them: `_objective0` was
+    read and met the translation's own objective helper, so a maximisation came out UNSATISFIABLE."""
+    path = tmp_path / "ids.xml"
+    path.write_text(f'<instance format="XCSP3" type="COP"><variables><var id="{ident}"> 0..3 </var>'
+                    '<var id="y"> 0..3 </var></variables><constraints><intension> ge(y,1) </intension></constraints>'
+                    f'<objectives><maximize type="sum"><list> {ident} y </list></maximize></objectives></instance>')
+    status, out, err = run_cli(capsys, "solve", str(path))
+    assert (status, out) == (Exit.SEMANTIC, "")
+    assert f"ids.xml:1: error: badly formed id {ident!r}" in err
 
 
 def test_symbolic_variables_and_bad_xml_are_refused(tmp_path, capsys) -> None:
