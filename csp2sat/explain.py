@@ -16,9 +16,12 @@ Assuming every selector gives exactly the original problem, so the verdict
 is unchanged. A declaration left out of an explanation means the conflict
 remains even when that variable may take any value of its widened range:
 the declared interval extended on both sides by ``max(size of the declared
-hull, largest |constant| in the model + 1)`` values, capped at `WIDEN_CAP`
+hull, largest |constant| or |value of a compared term| in the model + 1)`` values, capped at `WIDEN_CAP`
 values in all. This is a finite stand-in for "any integer" and is what
-"minimal" is measured against (the cap keeps the order encoding small); with
+"minimal" is measured against (the cap keeps the order encoding small). The compared
+terms are bounded over the declared domains: in ``(int z 0 5) (= z (* x y))`` with x and y in
+0..5, z may reach 25, so leaving z's declaration out of an explanation says that no z up to
+25 helps (a widening by constants only let z reach 6 and blamed the product instead); with
 ``widen=False`` declarations are hard and explanations list constraints only.
 
 The objective, if any, plays no part: a problem without a feasible solution
@@ -34,6 +37,7 @@ from pysat.solvers import Solver
 
 from csp2sat.compiler import compile_model
 from csp2sat.diagnostics import CspError, Exit
+from csp2sat.evaluator import term_bounds
 from csp2sat.solver import AUTO_SOLVER, choose_solver, new_solver, released, without_auto
 from csp2sat.syntax import Constraint, Domain, IntVar, Model, Node
 
@@ -117,6 +121,31 @@ def _constants(model: Model) -> list[int]:
     return consts
 
 
+_COMPARISONS = frozenset({"eq", "ne", "lt", "le", "gt", "ge"})
+
+
+def _compared_magnitude(model: Model) -> int:
+    """The largest |value| a term compared in a constraint can take over the declared domains (0 if none).
+
+    A constant folded from others (``(* 10 10)``) or a product of variables can lie far beyond every
+    constant written, and a widened variable must be able to meet it: else a declaration that the
+    conflict needs looks unneeded. Terms that cannot be bounded (inside predicates, say) are skipped.
+    """
+    bounds = model.declared_bounds()
+    biggest = 0
+    for c in model.constraints:
+        for node in c.formula.walk():
+            if node.op not in _COMPARISONS:
+                continue
+            for arg in node.args:
+                try:
+                    lo, hi = term_bounds(arg, bounds)
+                except (CspError, KeyError, TypeError, ValueError):
+                    continue
+                biggest = max(biggest, abs(lo), abs(hi))
+    return biggest
+
+
 def _membership(var: IntVar) -> Node:
     """The formula "var takes one of its declared values", positioned at the declaration."""
     ref = Node("ivar", value=var.name, line=var.line, col=var.col)
@@ -156,7 +185,7 @@ def relax(model: Model, widen: bool = True) -> tuple[Model, list[Part]]:
                       horizon_bounds=model.declared_bounds())
     if not widen:
         return relaxed, parts
-    biggest = max(abs(c) for c in _constants(model))
+    biggest = max(max(abs(c) for c in _constants(model)), _compared_magnitude(model))
     for name, var in model.int_vars.items():
         lo, hi = var.domain.lb, var.domain.ub
         width = max(hi - lo + 1, biggest + 1)

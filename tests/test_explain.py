@@ -87,6 +87,28 @@ def test_declaration_is_part_of_the_explanation() -> None:
     ]
 
 
+@pytest.mark.parametrize("text, lines", [
+    # Products and folded constants reach beyond every constant written: the widening must cover them,
+    # or the declaration the conflict needs is left out (z = 16 satisfies the three constraints).
+    ("(int x 0 5)\n(int y 0 5)\n(int z 0 5)\n(= z (* x y))\n(>= x 4)\n(>= y 4)\n", [3, 4, 5, 6]),
+    ("(int x 0 3)\n(= x (* 10 10))\n", [1, 2]),
+    ("(int x 0 3)\n(int y 0 3)\n(= x (* 8 y))\n(> y 2)\n", [1, 3, 4]),
+])
+def test_declarations_needed_beyond_the_constants_are_listed(text: str, lines: list[int]) -> None:
+    import csp2sat
+
+    model, result = _explain(text)
+    assert [p.line for p in result.parts] == lines
+    _assert_minimal(model, result.parts)
+    # The claim itself, checked apart from the widening: the listed lines alone, every variable whose
+    # declaration is not listed free over -1000..1000, have no solution.
+    source = text.splitlines()
+    listed = {p.line for p in result.parts}
+    kept = [f"(int {name} -1000 1000)" for name, var in model.int_vars.items() if var.line not in listed]
+    kept += [source[line - 1] for line in sorted(listed)]
+    assert csp2sat.solve("\n".join(kept) + "\n").status == "UNSATISFIABLE"
+
+
 def test_pigeonhole_needs_every_domain_and_the_alldifferent() -> None:
     text = "(int a 1 2)\n(int b 1 2)\n(int c 1 2)\n(int d 0 9)\n(alldifferent a b c)\n(< d 5)\n"
     model, result = _explain(text)
