@@ -10,10 +10,12 @@ messages and exit statuses: a user never sees a Python traceback for bad input
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
+import io
 import os
 import sys
-from typing import Sequence
+from typing import NoReturn, Sequence
 
 from csp2sat.commands._common import check_paths, positive_megabytes
 from csp2sat.diagnostics import CspError, Exit
@@ -277,9 +279,42 @@ def main(argv: Sequence[str] | None = None) -> int:
     return Exit.LIMIT
 
 
+class _ClosedStream(io.TextIOBase):
+    """Stands for a standard stream the process was started without (``csp2sat solve f.csp >&-``), where
+    Python leaves None: reading or writing it fails as on a closed descriptor (EBADF), so each command
+    reports it as any other failed read or write (exit 7) instead of an internal error."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self._name = name
+
+    def _closed(self, *args: object) -> NoReturn:
+        raise OSError(errno.EBADF, "closed when csp2sat started")
+
+    write = read = readline = fileno = _closed
+
+    @property
+    def buffer(self) -> "_ClosedStream":
+        return self
+
+    def readable(self) -> bool:
+        return self._name == "standard input"
+
+    def writable(self) -> bool:
+        return self._name != "standard input"
+
+
+def _stand_in_for_closed_streams() -> None:
+    """Put a `_ClosedStream` where the process has no stdin, stdout or stderr."""
+    for attr, name in (("stdin", "standard input"), ("stdout", "standard output"), ("stderr", "standard error")):
+        if getattr(sys, attr) is None:
+            setattr(sys, attr, _ClosedStream(name))
+
+
 def entry() -> None:
     """The `csp2sat` command and ``python -m csp2sat``: `main` in a process that ends with it."""
     _sigterm_as_ctrl_c()  # at once: until then a SIGTERM kills the process without a word
+    _stand_in_for_closed_streams()
     try:
         from csp2sat.solver import kept_until_exit, leave_solvers_at_exit
 

@@ -198,6 +198,35 @@ def test_a_full_disk_is_an_io_error(argv: list[str], tmp_path: Path, board_log: 
         assert err.startswith("/dev/full: error: cannot write file"), err  # the file named, not "standard output"
 
 
+def _closed(fd: int):  # type: ignore[no-untyped-def]
+    return lambda: os.close(fd)
+
+
+@pytest.mark.parametrize("argv", [["solve", str(QUEENS)], ["check", str(QUEENS)], ["fmt", str(QUEENS)],
+                                  ["puzzle", "slitherlink", str(BOARD)], ["batch", "-q", str(QUEENS)], ["--help"]],
+                         ids=lambda argv: argv[0])
+def test_a_closed_standard_output_is_an_io_error(argv: list[str]) -> None:
+    """Started with stdout closed (`csp2sat solve f.csp >&-`), where Python has no sys.stdout: exit 7 with a
+    message, not an internal error."""
+    proc = subprocess.run([sys.executable, "-m", "csp2sat", *argv], stderr=subprocess.PIPE, preexec_fn=_closed(1),
+                          timeout=120, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    err = proc.stderr.decode()
+    assert proc.returncode == Exit.IO, err
+    assert "cannot write the output (standard output): closed when csp2sat started" in err, err
+    assert "internal" not in err and "Traceback" not in err, err
+
+
+def test_a_closed_standard_input_or_error_stream() -> None:
+    """No stdin: reading '-' is an I/O error at <stdin>; no stderr: the answer is still written, exit 0."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.run([sys.executable, "-m", "csp2sat", "solve", "-"], capture_output=True,
+                          preexec_fn=_closed(0), timeout=120, env=env)
+    assert proc.returncode == Exit.IO and b"<stdin>: error: cannot read file: closed when" in proc.stderr
+    proc = subprocess.run([sys.executable, "-m", "csp2sat", "solve", str(QUEENS)], stdout=subprocess.PIPE,
+                          preexec_fn=_closed(2), timeout=120, env=env)
+    assert proc.returncode == 0 and proc.stdout.startswith(b"s SATISFIABLE\n")
+
+
 def test_xcsp3_from_standard_input(tmp_path: Path) -> None:
     """`convert -` reads XCSP3 from stdin, plain or compressed, as the file; `solve -` reads Sugar and says where
     XCSP3 goes when it meets XML; `explain -` calls stdin <stdin> throughout."""
