@@ -255,6 +255,7 @@ def read_answers(text: str) -> tuple[list[dict[str, "int | bool"]], bool]:
     answers: list[dict[str, int | bool]] = []
     current: dict[str, int | bool] = {}
     optimising = False
+    previous = ""  # the first word of the last line read
     for raw in text.splitlines():
         parts = raw.split()
         if not parts:
@@ -262,11 +263,15 @@ def read_answers(text: str) -> tuple[list[dict[str, "int | bool"]], bool]:
         if parts[0] == "a" and len(parts) == 3:
             word = parts[2]
             current[parts[1]] = word == "true" if word in ("true", "false") else int(word)
+            previous = "a"
             continue
         optimising = optimising or parts[0] == "o"
-        if parts[0] in ("a", "s", "o", "c") and current:
+        # A lone `a` right after the status or objective line is an answer without variables (a board with
+        # nothing to decide): it is an answer all the same.
+        if parts[0] in ("a", "s", "o", "c") and (current or (parts == ["a"] and previous in ("s", "o"))):
             answers.append(current)
             current = {}
+        previous = parts[0]
     if current:
         answers.append(current)
     return answers, optimising

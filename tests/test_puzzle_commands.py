@@ -36,6 +36,19 @@ def test_draw_sugars_log_from_a_file_and_from_stdin(tmp_path: Path, capsys, monk
     assert "0 0 0 2 2\n" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("log", ["s SATISFIABLE\na\n", "s SATISFIABLE\na\nc UNIQUE\n", "s SATISFIABLE\na\n\na\n"])
+def test_draw_an_answer_without_variables(tmp_path: Path, capsys, log: str) -> None:
+    """A board with nothing to decide (an Akari of one black cell) has an answer of no variables: a lone `a`.
+    It is drawn, not skipped with nothing printed."""
+    board, path = tmp_path / "a.txt", tmp_path / "a.log"
+    board.write_text("#\n")
+    path.write_text(log)
+    assert cli.main(["draw", "akari", str(board), str(path), "--format", "answer"]) == 0
+    assert capsys.readouterr().out.split() == ["#"]
+    path.write_text("s UNSATISFIABLE\n")
+    assert cli.main(["draw", "akari", str(board), str(path)]) == Exit.SYNTAX
+
+
 def test_gen_writes_the_csp_file(tmp_path: Path) -> None:
     out = tmp_path / "seed.csp"
     assert cli.main(["gen", "hashi", SEED, "-o", str(out)]) == 0
