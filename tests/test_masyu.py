@@ -83,7 +83,8 @@ def test_every_cell_the_error_message_offers_is_read_as_it_says() -> None:
 
 @pytest.mark.parametrize("text, count", [("...\n...\n...\n", 13), ("..\n..\n", 1), ("...\n", 0)])
 def test_board_without_circles_is_solved(text: str, count: int) -> None:
-    """No circle is a well-formed board: any one loop is a solution (pzprjs asks only for a loop): the 3x3 grid has 13 cycles."""
+    """No circle is a well-formed board: any one loop is a solution (pzprjs asks only for a loop);
+    the 3x3 grid has 13 cycles."""
     p = M.read(text)
     assert not any(any(row) for row in p.circles)
     result = solve_puzzle(M.GENRE, p, count=True)
