@@ -237,6 +237,18 @@ def _const(v: int) -> Node:
     return Node("const", (), v)
 
 
+def check_domain_sizes(model: Model, max_domain: int = MAX_LOG_DOMAIN_SIZE) -> None:
+    """Raise `CspError` (`Exit.LIMIT`, at the declaration) for the first integer variable of `model` with more
+    than `max_domain` values (by default the most any encoding takes)."""
+    for var in model.int_vars.values():
+        if var.domain.size > max_domain:
+            raise CspError(
+                f"domain of '{var.name}' has {var.domain.size} values; at most {max_domain} are supported"
+                + (" (with -O large=order; the default log-encodes large domains)" if max_domain < MAX_LOG_DOMAIN_SIZE else ""),
+                var.line, var.col, model.file, Exit.LIMIT,
+            )
+
+
 class Normaliser:
     """Translates one `Model`; use `normalise()` rather than this class directly."""
 
@@ -276,13 +288,8 @@ class Normaliser:
         self._function_of: dict[int, tuple[int, Callable[[int], int]]] = {}
         # Cumulative's horizon comes from the declared domains (never from tightened ones).
         self.declared_bounds = model.declared_bounds()
+        check_domain_sizes(model, max_domain)
         for var in model.int_vars.values():
-            if var.domain.size > max_domain:
-                raise CspError(
-                    f"domain of '{var.name}' has {var.domain.size} values; at most {max_domain} are supported"
-                    + (" (with -O large=order; the default log-encodes large domains)" if max_domain < MAX_LOG_DOMAIN_SIZE else ""),
-                    var.line, var.col, model.file, Exit.LIMIT,
-                )
             self.int_index[var.name] = len(self.csp.int_domains)
             self.csp.int_domains.append(var.domain if domains is None else domains[var.name])
             self.csp.int_names.append(var.name)

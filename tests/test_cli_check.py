@@ -29,6 +29,18 @@ def test_check_error_status_and_position(capsys: pytest.CaptureFixture) -> None:
     assert "Traceback" not in captured.err
 
 
+def test_check_refuses_the_domains_solve_refuses(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """A domain over the most any encoding takes (2^32 + 1 values) failed `solve` (exit 6) but passed `check`."""
+    big, edge = tmp_path / "big.csp", tmp_path / "edge.csp"
+    big.write_text("(int y 0 1)\n(int x 1 99999999999999999999999999)\n")
+    edge.write_text("(int x 0 4294967296)\n(= x 5)\n")
+    assert main(["check", str(edge), str(big)]) == Exit.LIMIT
+    captured = capsys.readouterr()
+    assert f"{big}:2:1: error: domain of 'x' has 99999999999999999999999999 values; at most 4294967297" in captured.err
+    assert f"{edge}: ok:" in captured.out
+    assert main(["solve", str(big)]) == Exit.LIMIT
+
+
 def test_check_warnings_go_to_stderr(capsys: pytest.CaptureFixture) -> None:
     assert main(["check", str(CONFORMANCE / "quirks" / "decimal_number.csp")]) == 0
     captured = capsys.readouterr()

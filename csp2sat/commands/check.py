@@ -50,8 +50,12 @@ def load(path: str) -> Model:
     from csp2sat.checker import check
     from csp2sat.parser import parse_text
 
+    from csp2sat.normalise import check_domain_sizes
+
     name = display_name(path)
-    return check(parse_text(read_source(path), file=name))
+    model = check(parse_text(read_source(path), file=name))
+    check_domain_sizes(model)  # what solve refuses, check does not pass
+    return model
 
 
 def summary(model: Model) -> str:
