@@ -48,9 +48,8 @@ def read_source(path: str) -> str:
 def load(path: str) -> Model:
     """Parse and check the file `path` (``-``: standard input)."""
     from csp2sat.checker import check
-    from csp2sat.parser import parse_text
-
     from csp2sat.normalise import check_domain_sizes
+    from csp2sat.parser import parse_text
 
     name = display_name(path)
     model = check(parse_text(read_source(path), file=name))
